@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* commands.h: the subcommands main.c dispatches to, one file each. */
+#ifndef CAPAUDIT_COMMANDS_H
+#define CAPAUDIT_COMMANDS_H
+
+/*
+ * Each returns the process exit status: 0 success, 1 failure, 2 bad usage.
+ * argv[0] is the subcommand's name.  Declared weak while the subcommands are
+ * written in parallel: main.c lists only those that are linked in.
+ */
+int cmd_trace(int argc, char **argv) __attribute__((weak));
+int cmd_scan(int argc, char **argv) __attribute__((weak));
+
+#endif

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0
+/* main.c: capaudit's entry point: argv[1] names the subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *help;
+};
+
+static const struct command commands[] = {
+	{ "trace", cmd_trace, "stream every capability check live" },
+	{ "scan", cmd_scan, "count capability uses in a kernel source tree" },
+};
+
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "usage: capaudit COMMAND [OPTIONS...]\n\ncommands:\n");
+	for (i = 0; i < N_COMMANDS; i++)
+		if (commands[i].run)
+			fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].help);
+	fprintf(out, "\n'capaudit COMMAND --help' describes a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (i = 0; i < N_COMMANDS; i++)
+		if (commands[i].run && !strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "capaudit: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}
