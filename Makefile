@@ -26,9 +26,11 @@ LIB_SRCS    := $(filter-out daemon/main.c,$(DAEMON_SRCS))
 LIB_OBJS    := $(patsubst daemon/%.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 UNIT_SRCS   := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+PROG_SRCS   := $(sort $(wildcard tests/progs/*.c))
+PROG_BINS   := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(PROG_SRCS))
 DEPS_STAMP  := $(BUILD)/.deps
 
-.PHONY: all deps kernel demo test check vmtest checkpatch clean install uninstall lint
+.PHONY: all progs deps kernel demo test check vmtest checkpatch clean install uninstall lint
 
 all: $(BUILD)/capaudit
 
@@ -66,19 +68,26 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libcapaudit.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< $(BUILD)/libcapaudit.a $(LDLIBS) -lcmocka -o $@
 
+# Small programs the guest tests run (one operation, a burst of checks, ...)
+$(BUILD)/progs/%: tests/progs/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ -lcap -lpthread
+
+progs: $(PROG_BINS)
+
 check: $(BUILD)/capaudit $(UNIT_BINS)
 	@tests/run --unit $(UNIT_BINS)
 
 kernel: | $(DEPS_STAMP)
 	@vm/build-kernel
 
-vmtest: $(BUILD)/capaudit kernel
+vmtest: $(BUILD)/capaudit $(PROG_BINS) kernel
 	@tests/run --vm
 
-demo: $(BUILD)/capaudit kernel
+demo: $(BUILD)/capaudit $(PROG_BINS) kernel
 	@scripts/demo
 
-test: $(BUILD)/capaudit $(UNIT_BINS) kernel
+test: $(BUILD)/capaudit $(UNIT_BINS) $(PROG_BINS) kernel
 	@tests/run --unit $(UNIT_BINS) --vm
 
 checkpatch: | $(DEPS_STAMP)
