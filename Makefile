@@ -61,7 +61,8 @@ $(BUILD)/libcapaudit.a: $(LIB_OBJS)
 	ar rcs $@ $^
 
 $(BUILD)/capaudit: $(BUILD)/obj/main.o $(BUILD)/libcapaudit.a
-	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) $(BUILD)/obj/main.o -Wl,--whole-archive $(BUILD)/libcapaudit.a \
+		-Wl,--no-whole-archive $(LDLIBS) -o $@
 
 # Host unit tests (cmocka), each linked against the daemon's library.
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libcapaudit.a

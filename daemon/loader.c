@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * loader.c: open → set rodata → choose fexit or kprobe → load → attach.
+ *
+ * Everything that can go wrong before the first event (privileges, BTF, the
+ * probe, the verifier, the attach) is diagnosed here, with a message that
+ * says what to do, since this is the edge between capaudit and the kernel.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/capability.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "capaudit.skel.h"
+#include "loader.h"
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+struct loader {
+	struct capaudit_bpf *skel;
+	int cgroup_fd;
+	bool kprobe;
+};
+
+/* The last libbpf messages, for the verifier log's tail on a failed load. */
+static char libbpf_log[16384];
+static size_t libbpf_log_len;
+static bool libbpf_verbose;
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char line[1024];
+	int n;
+
+	if (level == LIBBPF_DEBUG && !libbpf_verbose)
+		return 0;
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	if (n < 0)
+		return n;
+	if ((size_t)n >= sizeof(line))
+		n = sizeof(line) - 1;
+	if (libbpf_verbose)
+		fputs(line, stderr);
+	if (libbpf_log_len + n >= sizeof(libbpf_log)) {
+		/* keep the newer half */
+		memmove(libbpf_log, libbpf_log + sizeof(libbpf_log) / 2, sizeof(libbpf_log) / 2);
+		libbpf_log_len -= sizeof(libbpf_log) / 2;
+	}
+	memcpy(libbpf_log + libbpf_log_len, line, n);
+	libbpf_log_len += n;
+	libbpf_log[libbpf_log_len] = '\0';
+	return n;
+}
+
+static void print_log_tail(int lines)
+{
+	const char *p = libbpf_log + libbpf_log_len;
+
+	while (p > libbpf_log && lines >= 0) {
+		p--;
+		if (*p == '\n')
+			lines--;
+	}
+	if (*p == '\n')
+		p++;
+	fprintf(stderr, "capaudit: last lines of the libbpf/verifier log:\n%s", p);
+}
+
+static bool has_cap(cap_t caps, cap_value_t cap)
+{
+	cap_flag_value_t v = CAP_CLEAR;
+
+	if (cap_get_flag(caps, cap, CAP_EFFECTIVE, &v))
+		return false;
+	return v == CAP_SET;
+}
+
+/*
+ * CAP_BPF + CAP_PERFMON load and attach tracing programs (CAP_SYS_ADMIN
+ * would too, but capaudit must not need it); CAP_SYSLOG only makes kernel
+ * addresses readable, which trace reports itself when they are hidden.
+ */
+static int check_privileges(void)
+{
+	char missing[64] = "";
+	cap_t caps;
+
+	caps = cap_get_proc();
+	if (!caps)
+		return -errno;
+	if (!has_cap(caps, CAP_SYS_ADMIN)) {
+		if (!has_cap(caps, CAP_BPF))
+			strcat(missing, " CAP_BPF");
+		if (!has_cap(caps, CAP_PERFMON))
+			strcat(missing, " CAP_PERFMON");
+	}
+	cap_free(caps);
+	if (!missing[0])
+		return 0;
+	fprintf(stderr,
+		"capaudit: missing capabilities:%s: run as root or grant CAP_BPF and CAP_PERFMON "
+		"(and CAP_SYSLOG for kernel symbol names), e.g. setpriv --ambient-caps "
+		"+bpf,+perfmon,+syslog\n",
+		missing);
+	return -EPERM;
+}
+
+/*
+ * The meaning of cap_capable()'s fourth argument, read from the kernel's
+ * BTF: "opts" (CAP_OPT_* bits) since commit c1a85a00ea66 ("LSM: generalize
+ * flag passing to security_capable", 5.1), "audit" before it.
+ */
+static int probe_arg4(const struct btf *btf, __u32 *ret_arg4)
+{
+	const struct btf_param *params;
+	const struct btf_type *t;
+	const char *name;
+	int id;
+
+	id = btf__find_by_name_kind(btf, "cap_capable", BTF_KIND_FUNC);
+	if (id < 0) {
+		fprintf(stderr, "capaudit: the kernel has no cap_capable() in its BTF: capaudit "
+				"needs the commoncap LSM (CONFIG_SECURITY, the default)\n");
+		return -ENOENT;
+	}
+	t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
+	if (!t || !btf_is_func_proto(t) || btf_vlen(t) < 4) {
+		fprintf(stderr, "capaudit: cap_capable() in this kernel's BTF does not take 4 "
+				"arguments: this kernel is not supported\n");
+		return -ENOTSUP;
+	}
+	params = btf_params(t);
+	name = btf__name_by_offset(btf, params[3].name_off);
+	if (name && !strcmp(name, "audit")) {
+		*ret_arg4 = CAPAUDIT_ARG4_AUDIT;
+	} else if (name && !strcmp(name, "opts")) {
+		*ret_arg4 = CAPAUDIT_ARG4_OPTS;
+	} else {
+		fprintf(stderr, "capaudit: cap_capable()'s fourth argument is '%s', neither "
+				"'opts' nor 'audit': this kernel is not supported\n",
+			name ? name : "?");
+		return -ENOTSUP;
+	}
+	return id;
+}
+
+/* Can a BTF trampoline attach to the function with this BTF id? */
+static bool fexit_can_attach(int btf_id)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FEXIT,
+		    .attach_btf_id = btf_id);
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int prog_fd, link_fd;
+
+	prog_fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, NULL, "GPL", insns, 2, &opts);
+	if (prog_fd < 0)
+		return false;
+	link_fd = bpf_raw_tracepoint_open(NULL, prog_fd);
+	close(prog_fd);
+	if (link_fd < 0)
+		return false;
+	close(link_fd);
+	return true;
+}
+
+/* Decides fexit or kprobe and the rodata that depends on the kernel. */
+static int probe_kernel(const struct loader_opts *opts, struct loader *l, __u32 *ret_arg4)
+{
+	struct btf *btf;
+	int id;
+
+	btf = btf__load_vmlinux_btf();
+	if (!btf) {
+		fprintf(stderr, "capaudit: the kernel has no BTF (/sys/kernel/btf/vmlinux): "
+				"capaudit needs a kernel built with CONFIG_DEBUG_INFO_BTF=y\n");
+		return -ENOENT;
+	}
+	id = probe_arg4(btf, ret_arg4);
+	btf__free(btf);
+	if (id < 0)
+		return id;
+	switch (opts->attach) {
+	case LOADER_ATTACH_KPROBE:
+		l->kprobe = true;
+		break;
+	case LOADER_ATTACH_FEXIT:
+		l->kprobe = false;
+		break;
+	default:
+		l->kprobe = !fexit_can_attach(id);
+		if (l->kprobe)
+			fprintf(stderr, "capaudit: no BPF trampoline for cap_capable on this kernel: "
+					"using kprobe + kretprobe\n");
+	}
+	return 0;
+}
+
+static int set_cgroup_filter(struct loader *l, const char *path)
+{
+	__u32 zero = 0;
+
+	l->cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (l->cgroup_fd < 0) {
+		fprintf(stderr, "capaudit: cannot open cgroup %s: %s (give a cgroup v2 directory, "
+				"e.g. /sys/fs/cgroup/system.slice)\n",
+			path, strerror(errno));
+		return -errno;
+	}
+	if (bpf_map_update_elem(bpf_map__fd(l->skel->maps.cgroup_map), &zero, &l->cgroup_fd,
+				BPF_ANY)) {
+		fprintf(stderr, "capaudit: cannot use cgroup %s as a filter: %s\n", path,
+			strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+static void set_rodata(struct capaudit_bpf *skel, const struct loader_opts *opts, __u32 arg4)
+{
+	skel->rodata->targ_tgid = opts->tgid;
+	skel->rodata->targ_caps_mask = opts->caps_mask;
+	skel->rodata->targ_filter_cgroup = opts->cgroup_path != NULL;
+	skel->rodata->targ_denied_only = opts->denied_only;
+	skel->rodata->targ_audit_only = opts->audit_only;
+	skel->rodata->targ_kernel_stack = opts->kernel_stack;
+	skel->rodata->targ_user_stack = opts->user_stack;
+	skel->rodata->targ_arg4 = arg4;
+}
+
+static int load_and_attach(struct loader *l, const struct loader_opts *opts)
+{
+	struct capaudit_bpf *skel = l->skel;
+	int err;
+
+	bpf_program__set_autoload(skel->progs.capaudit_fexit, !l->kprobe);
+	bpf_program__set_autoload(skel->progs.capaudit_kprobe, l->kprobe);
+	bpf_program__set_autoload(skel->progs.capaudit_kretprobe, l->kprobe);
+	if (opts->ringbuf_bytes)
+		bpf_map__set_max_entries(skel->maps.events, opts->ringbuf_bytes);
+	err = capaudit_bpf__load(skel);
+	if (err) {
+		fprintf(stderr, "capaudit: cannot load the BPF program: %s\n", strerror(-err));
+		print_log_tail(20);
+		return err;
+	}
+	if (opts->cgroup_path) {
+		err = set_cgroup_filter(l, opts->cgroup_path);
+		if (err)
+			return err;
+	}
+	err = capaudit_bpf__attach(skel);
+	if (err) {
+		fprintf(stderr, "capaudit: cannot attach to cap_capable: %s%s\n", strerror(-err),
+			err == -EPERM ? " (needs CAP_BPF and CAP_PERFMON)" : "");
+		print_log_tail(10);
+	}
+	return err;
+}
+
+int loader__start(const struct loader_opts *opts, struct loader **ret_loader)
+{
+	struct loader *l;
+	__u32 arg4;
+	int err;
+
+	libbpf_verbose = opts->verbose;
+	libbpf_set_print(libbpf_print);
+	err = check_privileges();
+	if (err)
+		return err;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	l->cgroup_fd = -1;
+	err = probe_kernel(opts, l, &arg4);
+	if (err)
+		goto out_free_loader;
+	l->skel = capaudit_bpf__open();
+	if (!l->skel) {
+		err = -errno;
+		fprintf(stderr, "capaudit: cannot open the BPF object: %s\n", strerror(errno));
+		goto out_free_loader;
+	}
+	set_rodata(l->skel, opts, arg4);
+	err = load_and_attach(l, opts);
+	if (err)
+		goto out_free_loader;
+	*ret_loader = l;
+	return 0;
+
+out_free_loader:
+	loader__free(l);
+	return err;
+}
+
+void loader__free(struct loader *l)
+{
+	if (!l)
+		return;
+	capaudit_bpf__destroy(l->skel);
+	if (l->cgroup_fd >= 0)
+		close(l->cgroup_fd);
+	free(l);
+}
+
+void loader__detach(struct loader *l)
+{
+	capaudit_bpf__detach(l->skel);
+}
+
+int loader__events_fd(const struct loader *l)
+{
+	return bpf_map__fd(l->skel->maps.events);
+}
+
+int loader__stacks_fd(const struct loader *l)
+{
+	return bpf_map__fd(l->skel->maps.stacks);
+}
+
+const char *loader__attach_name(const struct loader *l)
+{
+	return l->kprobe ? "kprobe" : "fexit";
+}
+
+int loader__read_counters(const struct loader *l, __u64 *ret_counts)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	int fd = bpf_map__fd(l->skel->maps.counters);
+	__u64 *vals;
+	__u32 i;
+	int cpu;
+
+	if (ncpus < 0)
+		return ncpus;
+	vals = calloc(ncpus, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	for (i = 0; i < CAPAUDIT_CNT_NR; i++) {
+		ret_counts[i] = 0;
+		if (bpf_map_lookup_elem(fd, &i, vals))
+			continue;
+		for (cpu = 0; cpu < ncpus; cpu++)
+			ret_counts[i] += vals[cpu];
+	}
+	free(vals);
+	return 0;
+}
+
+int loader__read_stack(const struct loader *l, __u32 stack_id, __u64 *ips)
+{
+	int n;
+
+	memset(ips, 0, CAPAUDIT_MAX_STACK * sizeof(*ips));
+	if (bpf_map_lookup_elem(loader__stacks_fd(l), &stack_id, ips))
+		return -errno;
+	for (n = 0; n < CAPAUDIT_MAX_STACK && ips[n]; n++)
+		;
+	return n;
+}
