@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * workload.c: cgroup id → cgroup path → workload name, cached.
+ *
+ * A cgroup v2 id is the inode number of its directory, so the path is found
+ * by walking the cgroup mount; the walk runs again only for an id not seen
+ * before, at most once a second, so a busy daemon does not walk per event.
+ */
+#define _XOPEN_SOURCE 700
+#include <ctype.h>
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "workload.h"
+
+#define CACHE_SLOTS 4096	/* power of two */
+#define NAME_LEN 256
+
+struct wl_entry {
+	__u64 key;		/* cgroup id, or pid for executables */
+	char *path;		/* cgroup path; for executables, the comm */
+	char *name;		/* workload name */
+};
+
+struct workloads {
+	char *root;
+	time_t last_walk;
+	struct wl_entry cgroups[CACHE_SLOTS];
+	struct wl_entry exes[CACHE_SLOTS];
+};
+
+static int is_hex_id(const char *s, size_t len)
+{
+	size_t i;
+
+	if (len < 32)
+		return 0;
+	for (i = 0; i < len; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+/* "docker-<64 hex>.scope", "libpod-<hex>.scope", "cri-containerd-<hex>.scope", "<64 hex>" */
+static int container_id(const char *comp, size_t len, char *buf, size_t size)
+{
+	const char *id = comp, *dash = NULL, *p;
+	size_t idlen = len;
+
+	if (len > 6 && !strncmp(comp + len - 6, ".scope", 6))
+		idlen -= 6;
+	for (p = comp; p < comp + idlen; p++)
+		if (*p == '-')
+			dash = p;
+	if (dash) {
+		idlen -= dash + 1 - comp;
+		id = dash + 1;
+	}
+	if (!is_hex_id(id, idlen))
+		return 0;
+	snprintf(buf, size, "container:%.12s", id);
+	return 1;
+}
+
+static int unit_name(const char *comp, size_t len, char *buf, size_t size)
+{
+	static const char *const suffixes[] = { ".service", ".scope", ".socket", ".mount",
+						".swap" };
+	size_t i, sl;
+
+	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		sl = strlen(suffixes[i]);
+		if (len > sl && !strncmp(comp + len - sl, suffixes[i], sl)) {
+			snprintf(buf, size, "%.*s", (int)len, comp);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+const char *workload__from_cgroup_path(const char *path, char *buf, size_t size)
+{
+	const char *end = path + strlen(path), *start;
+
+	buf[0] = '\0';
+	/* deepest component first: a container inside a unit is the container */
+	while (end > path) {
+		while (end > path && end[-1] == '/')
+			end--;
+		start = end;
+		while (start > path && start[-1] != '/')
+			start--;
+		if (end > start && (container_id(start, end - start, buf, size) ||
+				    unit_name(start, end - start, buf, size)))
+			return buf;
+		end = start;
+	}
+	return buf;
+}
+
+struct workloads *workloads__new(const char *root)
+{
+	struct workloads *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	w->root = strdup(root);
+	if (!w->root) {
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+static void clear_slots(struct wl_entry *slots)
+{
+	int i;
+
+	for (i = 0; i < CACHE_SLOTS; i++) {
+		free(slots[i].path);
+		free(slots[i].name);
+		slots[i].path = slots[i].name = NULL;
+		slots[i].key = 0;
+	}
+}
+
+void workloads__free(struct workloads *w)
+{
+	if (!w)
+		return;
+	clear_slots(w->cgroups);
+	clear_slots(w->exes);
+	free(w->root);
+	free(w);
+}
+
+static struct wl_entry *slot(struct wl_entry *slots, __u64 key)
+{
+	return &slots[(key * 0x9E3779B97F4A7C15ull) >> 52 & (CACHE_SLOTS - 1)];
+}
+
+static int set_entry(struct wl_entry *e, __u64 key, const char *path, const char *name)
+{
+	char *p = path ? strdup(path) : NULL, *n = strdup(name);
+
+	if ((path && !p) || !n) {
+		free(p);
+		free(n);
+		return -ENOMEM;
+	}
+	free(e->path);
+	free(e->name);
+	e->key = key;
+	e->path = p;
+	e->name = n;
+	return 0;
+}
+
+/* nftw has no context pointer: the walk in progress */
+static struct workloads *walking;
+static size_t walking_root_len;
+
+static int walk_one(const char *fpath, const struct stat *st, int type, struct FTW *ftw)
+{
+	const char *rel = fpath + walking_root_len;
+	char name[NAME_LEN];
+
+	(void)ftw;
+	if (type != FTW_D)
+		return 0;
+	if (!*rel)
+		rel = "/";
+	workload__from_cgroup_path(rel, name, sizeof(name));
+	set_entry(slot(walking->cgroups, st->st_ino), st->st_ino, rel, name[0] ? name : rel);
+	return 0;
+}
+
+static void walk(struct workloads *w)
+{
+	time_t now = time(NULL);
+
+	if (now == w->last_walk)
+		return;
+	w->last_walk = now;
+	walking = w;
+	walking_root_len = strlen(w->root);
+	nftw(w->root, walk_one, 16, FTW_PHYS | FTW_MOUNT);
+	walking = NULL;
+}
+
+static struct wl_entry *cgroup_entry(struct workloads *w, __u64 cgroup_id)
+{
+	struct wl_entry *e = slot(w->cgroups, cgroup_id);
+
+	if (e->key == cgroup_id && e->name)
+		return e;
+	walk(w);
+	return e->key == cgroup_id && e->name ? e : NULL;
+}
+
+const char *workloads__cgroup_path(struct workloads *w, __u64 cgroup_id)
+{
+	struct wl_entry *e = cgroup_entry(w, cgroup_id);
+
+	return e ? e->path : NULL;
+}
+
+static const char *exe_name(struct workloads *w, __u32 pid, const char *comm)
+{
+	struct wl_entry *e = slot(w->exes, pid);
+	char link[32], exe[NAME_LEN];
+	ssize_t n;
+
+	/* a pid's executable changes with execve(), and so does its comm */
+	if (e->key == pid && e->name && !strcmp(e->path, comm))
+		return e->name;
+	snprintf(link, sizeof(link), "/proc/%u/exe", pid);
+	n = readlink(link, exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return comm;	/* gone, or a kernel thread */
+	exe[n] = '\0';
+	return set_entry(e, pid, comm, exe) ? comm : e->name;
+}
+
+const char *workloads__name(struct workloads *w, __u64 cgroup_id, __u32 pid, const char *comm)
+{
+	struct wl_entry *e = cgroup_entry(w, cgroup_id);
+
+	if (e && strcmp(e->name, "/"))
+		return e->name;
+	return exe_name(w, pid, comm);
+}
