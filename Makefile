@@ -77,7 +77,7 @@ $(BUILD)/progs/%: tests/progs/%.c
 progs: $(PROG_BINS)
 
 check: $(BUILD)/capaudit $(UNIT_BINS)
-	@tests/run --unit $(UNIT_BINS)
+	@tests/run --unit $(UNIT_BINS) --scripts tests/build-kernel/run.sh
 
 kernel: | $(DEPS_STAMP)
 	@vm/build-kernel
@@ -89,7 +89,7 @@ demo: $(BUILD)/capaudit $(PROG_BINS) kernel
 	@scripts/demo
 
 test: $(BUILD)/capaudit $(UNIT_BINS) $(PROG_BINS) kernel
-	@tests/run --unit $(UNIT_BINS) --vm
+	@tests/run --unit $(UNIT_BINS) --scripts tests/build-kernel/run.sh --vm
 
 checkpatch: | $(DEPS_STAMP)
 	@scripts/checkpatch
