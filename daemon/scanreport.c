@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scanreport.c: turn the sites of a source scan into tables (per capability,
+ * top-level directory, two-level subsystem, capable()-family helper) and
+ * write them as text, JSON (json-c) or CSV.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "scanreport.h"
+
+static const char *const table_names[SCAN_N_TABLES] = {
+	[SCAN_CAPS] = "capabilities",
+	[SCAN_DIRS] = "directories",
+	[SCAN_SUBSYSTEMS] = "subsystems",
+	[SCAN_HELPERS] = "helpers",
+};
+
+static const char *const table_keys[SCAN_N_TABLES] = {
+	[SCAN_CAPS] = "capability",
+	[SCAN_DIRS] = "directory",
+	[SCAN_SUBSYSTEMS] = "subsystem",
+	[SCAN_HELPERS] = "helper",
+};
+
+int scan_report__table_id(const char *name)
+{
+	int i;
+
+	for (i = 0; i < SCAN_N_TABLES; i++)
+		if (!strcmp(name, table_names[i]))
+			return i;
+	return -1;
+}
+
+void scan_report__subsystem(const char *file, char *buf, size_t size)
+{
+	const char *a = strchr(file, '/');
+	const char *b = a ? strchr(a + 1, '/') : NULL;
+
+	if (!a)
+		snprintf(buf, size, ".");
+	else if (!b)
+		snprintf(buf, size, "%.*s", (int)(a - file), file);
+	else
+		snprintf(buf, size, "%.*s", (int)(b - file), file);
+}
+
+static void top_dir(const char *file, char *buf, size_t size)
+{
+	const char *a = strchr(file, '/');
+
+	if (!a)
+		snprintf(buf, size, ".");
+	else
+		snprintf(buf, size, "%.*s", (int)(a - file), file);
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct scan_row *x = a, *y = b;
+
+	if (x->uses != y->uses)
+		return x->uses > y->uses ? -1 : 1;
+	if (x->calls != y->calls)
+		return x->calls > y->calls ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static struct scan_row *table__row(struct scan_table *t, const char *name)
+{
+	struct scan_row *rows;
+	size_t i;
+
+	for (i = t->n; i-- > 0;)
+		if (!strcmp(t->rows[i].name, name))
+			return &t->rows[i];
+	rows = realloc(t->rows, (t->n + 1) * sizeof(*rows));
+	if (!rows)
+		return NULL;
+	t->rows = rows;
+	memset(&rows[t->n], 0, sizeof(*rows));
+	rows[t->n].name = strdup(name);
+	if (!rows[t->n].name)
+		return NULL;
+	return &rows[t->n++];
+}
+
+/* Sites are sorted by file, so consecutive sites share their directory: check the last row first. */
+static int table__count(struct scan_table *t, const char *name, int is_sys_admin)
+{
+	struct scan_row *row;
+
+	if (t->n && !strcmp(t->rows[t->n - 1].name, name))
+		row = &t->rows[t->n - 1];
+	else
+		row = table__row(t, name);
+	if (!row)
+		return -ENOMEM;
+	row->uses++;
+	row->sys_admin += is_sys_admin;
+	return 0;
+}
+
+static int scan_report__helpers(struct scan_report *r, struct srcscan *s)
+{
+	struct scan_table *t = &r->tables[SCAN_HELPERS];
+	const struct srcscan_helper *h;
+	struct scan_row *row;
+	size_t i, n;
+
+	h = srcscan__helpers(s, &n);
+	for (i = 0; i < n; i++) {
+		row = table__row(t, h[i].name);
+		if (!row)
+			return -ENOMEM;
+		row->calls = h[i].calls;
+	}
+	for (i = 0; i < r->n_sites; i++) {
+		const struct srcscan_site *site = &r->sites[i];
+
+		row = table__row(t, site->helper ? site->helper : "(none)");
+		if (!row)
+			return -ENOMEM;
+		row->uses++;
+		row->sys_admin += site->cap == r->sys_admin;
+	}
+	return 0;
+}
+
+int scan_report__build(struct scan_report *r, struct srcscan *s, const char *tree,
+		       const struct srcscan_opts *opts)
+{
+	const struct capdefs *defs = srcscan__defs(s);
+	struct scan_table *caps = &r->tables[SCAN_CAPS];
+	char buf[4096];
+	size_t i;
+	int c, ret;
+
+	memset(r, 0, sizeof(*r));
+	for (i = 0; i < SCAN_N_TABLES; i++) {
+		r->tables[i].name = table_names[i];
+		r->tables[i].key = table_keys[i];
+	}
+	r->tree = tree;
+	r->defs = defs;
+	r->header = capdefs__header(defs);
+	r->n_names = capdefs__count(defs);
+	r->sys_admin = capdefs__lookup(defs, "CAP_SYS_ADMIN", 13);
+	r->headers = opts->headers;
+	r->article_filter = opts->article_filter;
+	r->files = srcscan__files(s);
+	r->bytes = srcscan__bytes(s);
+	r->sites = srcscan__sites(s, &r->n_sites);
+	r->uses = r->n_sites;
+
+	caps->rows = calloc(r->n_names, sizeof(*caps->rows));
+	if (!caps->rows)
+		return -ENOMEM;
+	for (c = 0; c < r->n_names; c++) {
+		caps->rows[c].name = strdup(capdefs__name(defs, c));
+		if (!caps->rows[c].name)
+			return -ENOMEM;
+		caps->n++;
+	}
+	for (i = 0; i < r->n_sites; i++) {
+		const struct srcscan_site *site = &r->sites[i];
+		int sa = site->cap == r->sys_admin;
+
+		caps->rows[site->cap].uses++;
+		caps->rows[site->cap].sys_admin += sa;
+		r->sys_admin_uses += sa;
+		top_dir(site->file, buf, sizeof(buf));
+		ret = table__count(&r->tables[SCAN_DIRS], buf, sa);
+		if (ret)
+			return ret;
+		scan_report__subsystem(site->file, buf, sizeof(buf));
+		ret = table__count(&r->tables[SCAN_SUBSYSTEMS], buf, sa);
+		if (ret)
+			return ret;
+	}
+	ret = scan_report__helpers(r, s);
+	if (ret)
+		return ret;
+	for (i = 0; i < SCAN_N_TABLES; i++)
+		qsort(r->tables[i].rows, r->tables[i].n, sizeof(struct scan_row), cmp_row);
+	return 0;
+}
+
+void scan_report__free(struct scan_report *r)
+{
+	size_t i, j;
+
+	for (i = 0; i < SCAN_N_TABLES; i++) {
+		for (j = 0; j < r->tables[i].n; j++)
+			free(r->tables[i].rows[j].name);
+		free(r->tables[i].rows);
+		r->tables[i].rows = NULL;
+		r->tables[i].n = 0;
+	}
+}
+
+static double pct(unsigned long part, unsigned long whole)
+{
+	return whole ? 100.0 * part / whole : 0.0;
+}
+
+static const char *filter_name(const struct scan_report *r)
+{
+	return r->article_filter ? "article (no drivers/, arch/ x86 only)" : "none";
+}
+
+static void text_table(const struct scan_report *r, FILE *out, const struct scan_table *t)
+{
+	int helpers = t == &r->tables[SCAN_HELPERS];
+	size_t i;
+
+	if (helpers)
+		fprintf(out, "\n%-38s %7s %7s %9s\n", t->key, "calls", "uses", "SYS_ADMIN");
+	else
+		fprintf(out, "\n%-38s %7s %7s %9s %8s\n", t->key, "uses", "share", "SYS_ADMIN",
+			"SA share");
+	for (i = 0; i < t->n; i++) {
+		const struct scan_row *row = &t->rows[i];
+
+		if (helpers)
+			fprintf(out, "%-38s %7lu %7lu %9lu\n", row->name, row->calls, row->uses,
+				row->sys_admin);
+		else
+			fprintf(out, "%-38s %7lu %6.1f%% %9lu %7.1f%%\n", row->name, row->uses,
+				pct(row->uses, r->uses), row->sys_admin,
+				pct(row->sys_admin, row->uses));
+	}
+}
+
+int scan_report__text(const struct scan_report *r, FILE *out, int with_sites)
+{
+	size_t i;
+
+	fprintf(out, "tree: %s\n", r->tree);
+	fprintf(out, "capability header: %s (%d names)\n", r->header, r->n_names);
+	fprintf(out, "files: %lu %s (%.1f MB), filter: %s\n", r->files,
+		r->headers ? ".c and .h" : ".c", r->bytes / 1e6, filter_name(r));
+	fprintf(out, "uses: %lu, CAP_SYS_ADMIN: %lu (%.1f%%)\n", r->uses, r->sys_admin_uses,
+		pct(r->sys_admin_uses, r->uses));
+	for (i = 0; i < SCAN_N_TABLES; i++)
+		text_table(r, out, &r->tables[i]);
+	if (with_sites) {
+		fprintf(out, "\ncall sites (file:line function capability helper):\n");
+		for (i = 0; i < r->n_sites; i++) {
+			const struct srcscan_site *s = &r->sites[i];
+
+			fprintf(out, "%s:%u %s %s %s\n", s->file, s->line, s->function,
+				capdefs__name(r->defs, s->cap), s->helper ? s->helper : "-");
+		}
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
+static json_object *json_table(const struct scan_report *r, const struct scan_table *t)
+{
+	json_object *arr = json_object_new_array();
+	size_t i;
+
+	for (i = 0; arr && i < t->n; i++) {
+		const struct scan_row *row = &t->rows[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, t->key, json_object_new_string(row->name));
+		if (t == &r->tables[SCAN_CAPS])
+			json_object_object_add(o, "value", json_object_new_int64(
+				capdefs__value(r->defs, capdefs__lookup(r->defs, row->name,
+									strlen(row->name)))));
+		if (t == &r->tables[SCAN_HELPERS])
+			json_object_object_add(o, "calls", json_object_new_int64(row->calls));
+		json_object_object_add(o, "uses", json_object_new_int64(row->uses));
+		json_object_object_add(o, "share", json_object_new_double(
+			pct(row->uses, r->uses) / 100.0));
+		json_object_object_add(o, "sys_admin", json_object_new_int64(row->sys_admin));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+/* One call site as a JSON object: the form --json and --diff share. */
+json_object *scan_report__json_site(const struct capdefs *defs, const struct srcscan_site *s)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "file", json_object_new_string(s->file));
+	json_object_object_add(o, "line", json_object_new_int64(s->line));
+	json_object_object_add(o, "function", json_object_new_string(s->function));
+	json_object_object_add(o, "capability", json_object_new_string(capdefs__name(defs, s->cap)));
+	json_object_object_add(o, "helper", s->helper ? json_object_new_string(s->helper) : NULL);
+	return o;
+}
+
+int scan_report__json(const struct scan_report *r, FILE *out)
+{
+	json_object *root = json_object_new_object();
+	json_object *sites;
+	size_t i;
+
+	if (!root)
+		return -ENOMEM;
+	json_object_object_add(root, "tree", json_object_new_string(r->tree));
+	json_object_object_add(root, "capability_header", json_object_new_string(r->header));
+	json_object_object_add(root, "names", json_object_new_int(r->n_names));
+	json_object_object_add(root, "headers", json_object_new_boolean(r->headers));
+	json_object_object_add(root, "article_filter", json_object_new_boolean(r->article_filter));
+	json_object_object_add(root, "files", json_object_new_int64(r->files));
+	json_object_object_add(root, "bytes", json_object_new_int64(r->bytes));
+	json_object_object_add(root, "uses", json_object_new_int64(r->uses));
+	json_object_object_add(root, "sys_admin_uses", json_object_new_int64(r->sys_admin_uses));
+	for (i = 0; i < SCAN_N_TABLES; i++)
+		json_object_object_add(root, r->tables[i].name, json_table(r, &r->tables[i]));
+	sites = json_object_new_array();
+	for (i = 0; i < r->n_sites; i++)
+		json_object_array_add(sites, scan_report__json_site(r->defs, &r->sites[i]));
+	json_object_object_add(root, "sites", sites);
+	fprintf(out, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+								   JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+	return ferror(out) ? -EIO : 0;
+}
+
+/* CSV field: quoted when it holds a comma, quote or newline. */
+void scan_report__csv_field(FILE *out, const char *s, int last)
+{
+	if (strpbrk(s, ",\"\n")) {
+		fputc('"', out);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', out);
+			fputc(*s, out);
+		}
+		fputc('"', out);
+	} else {
+		fputs(s, out);
+	}
+	fputc(last ? '\n' : ',', out);
+}
+
+int scan_report__csv(const struct scan_report *r, FILE *out, int table)
+{
+	const struct scan_table *t;
+	size_t i;
+
+	if (table == SCAN_N_TABLES) {
+		fprintf(out, "file,line,function,capability,helper\n");
+		for (i = 0; i < r->n_sites; i++) {
+			const struct srcscan_site *s = &r->sites[i];
+
+			scan_report__csv_field(out, s->file, 0);
+			fprintf(out, "%u,", s->line);
+			scan_report__csv_field(out, s->function, 0);
+			scan_report__csv_field(out, capdefs__name(r->defs, s->cap), 0);
+			scan_report__csv_field(out, s->helper ? s->helper : "", 1);
+		}
+		return ferror(out) ? -EIO : 0;
+	}
+	t = &r->tables[table];
+	fprintf(out, "%s,%suses,share,sys_admin\n", t->key, table == SCAN_HELPERS ? "calls," : "");
+	for (i = 0; i < t->n; i++) {
+		scan_report__csv_field(out, t->rows[i].name, 0);
+		if (table == SCAN_HELPERS)
+			fprintf(out, "%lu,", t->rows[i].calls);
+		fprintf(out, "%lu,%.4f,%lu\n", t->rows[i].uses, pct(t->rows[i].uses, r->uses) / 100.0,
+			t->rows[i].sys_admin);
+	}
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * srcwalk.c: scan a whole tree with every core.  Worker threads share a stack
+ * of directories; each reads one directory, pushes its subdirectories and
+ * scans its files, mapped (mmap) rather than copied when they are large.  A
+ * file that holds neither "CAP_" nor "capab" cannot hold a use or a helper
+ * call, so a vector search over its bytes rules it out before tokenizing.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "srcscan.h"
+#include "srcscan_int.h"
+
+#define READ_MAX	(64 * 1024)	/* smaller files are read, larger ones mapped */
+#define MAX_THREADS	64
+
+struct walker {
+	pthread_mutex_t lock;
+	pthread_cond_t more;		/* a directory was pushed, or all is done */
+	pthread_cond_t finished;	/* all is done (for the progress line) */
+	char **dirs;
+	size_t n_dirs, cap_dirs;
+	int active;			/* workers busy with a directory */
+	int done;
+	int rootfd;
+	const char *tree;
+	const struct capdefs *defs;
+	const struct srcscan_opts *opts;
+	int error;			/* the first error, negative errno */
+	char *err;
+	size_t errlen;
+	unsigned long files;		/* progress, under lock */
+	unsigned long long bytes;
+};
+
+struct worker {
+	struct walker *w;
+	pthread_t thread;
+	struct srcscan *scan;
+	char *buf;			/* READ_MAX bytes for small files */
+	unsigned long files;
+	unsigned long long bytes;
+	int error;
+};
+
+static int scalar_interest(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 4 <= n; i++) {
+		if (p[i] == 'C' && !memcmp(p + i, "CAP_", 4))
+			return 1;
+		if (p[i] == 'c' && i + 5 <= n && !memcmp(p + i, "capab", 5))
+			return 1;
+	}
+	return 0;
+}
+
+/* Does p[0..n) hold "CAP_" or "capab"? */
+static int has_interest(const char *p, size_t n)
+{
+#ifdef __SSE2__
+	const __m128i C = _mm_set1_epi8('C'), A = _mm_set1_epi8('A'), P = _mm_set1_epi8('P');
+	const __m128i U = _mm_set1_epi8('_'), c = _mm_set1_epi8('c'), a = _mm_set1_epi8('a');
+	const __m128i pp = _mm_set1_epi8('p');
+	size_t i = 0;
+
+	for (; i + 16 + 4 <= n; i += 16) {
+		__m128i v0 = _mm_loadu_si128((const __m128i *)(p + i));
+		__m128i v1 = _mm_loadu_si128((const __m128i *)(p + i + 1));
+		__m128i v2 = _mm_loadu_si128((const __m128i *)(p + i + 2));
+		__m128i v3 = _mm_loadu_si128((const __m128i *)(p + i + 3));
+		__m128i up = _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(v0, C), _mm_cmpeq_epi8(v1, A)),
+					   _mm_and_si128(_mm_cmpeq_epi8(v2, P), _mm_cmpeq_epi8(v3, U)));
+		__m128i lo = _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(v0, c), _mm_cmpeq_epi8(v1, a)),
+					   _mm_and_si128(_mm_cmpeq_epi8(v2, pp), _mm_cmpeq_epi8(v3, a)));
+		unsigned int m;
+
+		if (_mm_movemask_epi8(up))
+			return 1;
+		m = _mm_movemask_epi8(lo);
+		while (m) {
+			if (p[i + __builtin_ctz(m) + 4] == 'b')
+				return 1;
+			m &= m - 1;
+		}
+	}
+	/* the tail, overlapping the last 4 bytes already seen */
+	if (i >= 4)
+		i -= 4;
+	return scalar_interest(p + i, n - i);
+#else
+	return scalar_interest(p, n);
+#endif
+}
+
+static void walker__fail(struct walker *w, int error, const char *rel, const char *name)
+{
+	pthread_mutex_lock(&w->lock);
+	if (!w->error) {
+		w->error = error;
+		snprintf(w->err, w->errlen, "%s/%s%s%s: %s", w->tree, rel, *rel ? "/" : "", name,
+			 strerror(-error));
+	}
+	pthread_mutex_unlock(&w->lock);
+}
+
+static int worker__file(struct worker *wk, int dirfd, const char *name, const char *path)
+{
+	struct stat st;
+	ssize_t got;
+	size_t size, off;
+	char *p;
+	int fd, ret = 0;
+
+	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		ret = -errno;
+		goto out_close_fd;
+	}
+	size = st.st_size;
+	if (size <= READ_MAX) {
+		for (off = 0; off < size; off += got) {
+			got = read(fd, wk->buf + off, size - off);
+			if (got < 0) {
+				ret = -errno;
+				goto out_close_fd;
+			}
+			if (!got)
+				break;
+		}
+		size = off;
+		p = wk->buf;
+	} else {
+		p = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		if (p == MAP_FAILED) {
+			ret = -errno;
+			goto out_close_fd;
+		}
+	}
+	srcscan__count_file(wk->scan, size);
+	wk->files++;
+	wk->bytes += size;
+	if (has_interest(p, size))
+		ret = srcscan__buffer(wk->scan, path, p, size, NULL);
+	if (p != wk->buf)
+		munmap(p, size);
+out_close_fd:
+	close(fd);
+	return ret;
+}
+
+static int wanted_file(const struct walker *w, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len < 3 || name[len - 2] != '.')
+		return 0;
+	return name[len - 1] == 'c' || (w->opts->headers && name[len - 1] == 'h');
+}
+
+/* The article's filter: no drivers/, and of arch/ only x86 (i386 and x86_64 in old trees). */
+static int wanted_dir(const struct walker *w, const char *rel, const char *name)
+{
+	if (!w->opts->article_filter)
+		return 1;
+	if (!*rel)
+		return strcmp(name, "drivers") != 0;
+	if (!strcmp(rel, "arch"))
+		return !strcmp(name, "x86") || !strcmp(name, "i386") || !strcmp(name, "x86_64");
+	return 1;
+}
+
+static int walker__push(struct walker *w, char *dir)
+{
+	pthread_mutex_lock(&w->lock);
+	if (w->n_dirs == w->cap_dirs) {
+		size_t n = w->cap_dirs ? 2 * w->cap_dirs : 1024;
+		char **v = realloc(w->dirs, n * sizeof(*v));
+
+		if (!v) {
+			pthread_mutex_unlock(&w->lock);
+			return -ENOMEM;
+		}
+		w->dirs = v;
+		w->cap_dirs = n;
+	}
+	w->dirs[w->n_dirs++] = dir;
+	pthread_cond_signal(&w->more);
+	pthread_mutex_unlock(&w->lock);
+	return 0;
+}
+
+static int worker__dir(struct worker *wk, const char *rel)
+{
+	struct walker *w = wk->w;
+	char path[4096];
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int fd, type, ret = 0;
+
+	fd = openat(w->rootfd, *rel ? rel : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	while ((de = readdir(d))) {
+		const char *name = de->d_name;
+
+		if (name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2])))
+			continue;
+		type = de->d_type;
+		if (type == DT_UNKNOWN) {
+			if (fstatat(dirfd(d), name, &st, AT_SYMLINK_NOFOLLOW))
+				continue;
+			type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_LNK;
+		}
+		if ((size_t)snprintf(path, sizeof(path), "%s%s%s", rel, *rel ? "/" : "", name) >= sizeof(path)) {
+			walker__fail(w, -ENAMETOOLONG, rel, name);
+			continue;
+		}
+		if (type == DT_DIR && wanted_dir(w, rel, name)) {
+			char *dup = strdup(path);
+
+			if (!dup || walker__push(w, dup)) {
+				free(dup);
+				ret = -ENOMEM;
+				break;
+			}
+		} else if (type == DT_REG && wanted_file(w, name)) {
+			ret = worker__file(wk, dirfd(d), name, path);
+			if (ret == -ENOMEM)
+				break;
+			if (ret)
+				walker__fail(w, ret, rel, name);
+			ret = 0;
+		}
+	}
+	closedir(d);
+	return ret;
+}
+
+static void *worker__run(void *arg)
+{
+	struct worker *wk = arg;
+	struct walker *w = wk->w;
+	char *dir;
+	int ret;
+
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		while (!w->n_dirs && w->active && !w->done)
+			pthread_cond_wait(&w->more, &w->lock);
+		if (!w->n_dirs || w->done) {
+			w->done = 1;
+			pthread_cond_broadcast(&w->more);
+			pthread_cond_broadcast(&w->finished);
+			break;
+		}
+		dir = w->dirs[--w->n_dirs];
+		w->active++;
+		w->files += wk->files;
+		w->bytes += wk->bytes;
+		wk->files = 0;
+		wk->bytes = 0;
+		pthread_mutex_unlock(&w->lock);
+
+		ret = worker__dir(wk, dir);
+		if (ret)
+			walker__fail(w, ret, dir, "");
+		free(dir);
+
+		pthread_mutex_lock(&w->lock);
+		w->active--;
+		if (ret == -ENOMEM)
+			w->done = 1;
+		if (!w->active && !w->n_dirs)
+			pthread_cond_broadcast(&w->more);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+static void walker__progress(struct walker *w)
+{
+	struct timespec ts;
+	int done;
+
+	for (;;) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 200 * 1000 * 1000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_mutex_lock(&w->lock);
+		if (!w->done)
+			pthread_cond_timedwait(&w->finished, &w->lock, &ts);
+		done = w->done;
+		if (!done)
+			fprintf(stderr, "\rcapaudit: scanning %s: %lu files, %llu MB ", w->tree,
+				w->files, w->bytes >> 20);
+		pthread_mutex_unlock(&w->lock);
+		if (done)
+			break;
+	}
+	fprintf(stderr, "\r\033[K");
+}
+
+static int online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : n;
+}
+
+int srcscan__tree(const char *tree, const struct capdefs *defs, const struct srcscan_opts *opts,
+		  struct srcscan **ret_scan, char *err, size_t errlen)
+{
+	struct walker w = {
+		.lock = PTHREAD_MUTEX_INITIALIZER, .more = PTHREAD_COND_INITIALIZER,
+		.finished = PTHREAD_COND_INITIALIZER,
+		.tree = tree, .defs = defs, .opts = opts, .err = err, .errlen = errlen,
+	};
+	struct worker wk[MAX_THREADS] = { 0 };
+	struct srcscan *all;
+	int i, n, started = 0, ret = 0;
+	char *root;
+
+	n = opts->threads > 0 ? (opts->threads > MAX_THREADS ? MAX_THREADS : opts->threads)
+			      : online_cpus();
+	w.rootfd = open(tree, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (w.rootfd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s (give the path of a kernel source tree)", tree,
+			 strerror(-ret));
+		return ret;
+	}
+	all = srcscan__new(defs);
+	root = strdup("");
+	if (!all || !root || walker__push(&w, root)) {
+		free(root);
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	for (i = 0; i < n; i++) {
+		wk[i].w = &w;
+		wk[i].scan = srcscan__new(defs);
+		wk[i].buf = malloc(READ_MAX);
+		if (!wk[i].scan || !wk[i].buf) {
+			ret = -ENOMEM;
+			break;
+		}
+		if (pthread_create(&wk[i].thread, NULL, worker__run, &wk[i])) {
+			ret = -EAGAIN;
+			break;
+		}
+		started++;
+	}
+	if (ret) {
+		pthread_mutex_lock(&w.lock);
+		w.done = 1;
+		pthread_cond_broadcast(&w.more);
+		pthread_mutex_unlock(&w.lock);
+	} else if (opts->progress) {
+		walker__progress(&w);
+	}
+	for (i = 0; i < started; i++)
+		pthread_join(wk[i].thread, NULL);
+	for (i = 0; !ret && i < started; i++)
+		ret = srcscan__merge(all, wk[i].scan);
+	if (!ret && w.error)
+		ret = w.error;	/* the message is in err already */
+	else if (ret)
+		snprintf(err, errlen, "scanning %s: %s", tree, strerror(-ret));
+
+out_free:
+	for (i = 0; i < n; i++) {
+		srcscan__free(wk[i].scan);
+		free(wk[i].buf);
+	}
+	while (w.n_dirs)
+		free(w.dirs[--w.n_dirs]);
+	free(w.dirs);
+	close(w.rootfd);
+	if (ret) {
+		srcscan__free(all);
+		return ret;
+	}
+	*ret_scan = all;
+	return 0;
+}
