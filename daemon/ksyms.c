@@ -49,17 +49,22 @@ static const char *skip_blanks(const char *p)
 	return p;
 }
 
+static unsigned long hex_digit(char c)
+{
+	return isdigit((unsigned char)c) ? (unsigned long)(c - '0') :
+					   (unsigned long)(tolower((unsigned char)c) - 'a' + 10);
+}
+
+/* At most 16 hex digits, no prefix or sign */
 static const char *parse_hex(const char *p, unsigned long *ret_val)
 {
 	unsigned long val = 0;
 	int digits = 0;
 
-	while (isxdigit((unsigned char)*p)) {
+	for (; isxdigit((unsigned char)*p); p++) {
 		if (++digits > (int)(2 * sizeof(val)))
 			return NULL;
-		val = val << 4 | (unsigned long)(isdigit((unsigned char)*p) ?
-						 *p - '0' : tolower((unsigned char)*p) - 'a' + 10);
-		p++;
+		val = val << 4 | hex_digit(*p);
 	}
 	if (!digits)
 		return NULL;
@@ -245,6 +250,25 @@ static int ksym_cmp_module(const struct ksym *a, const struct ksym *b)
 	return strcmp(a->module, b->module);
 }
 
+/*
+ * Among aliases of one type rank, the undecorated name: fewer leading
+ * underscores, then shorter (memcpy over __memcpy and __pi_memcpy,
+ * __x64_sys_vhangup over __ia32_sys_vhangup), then strcmp.
+ */
+static int alias_cmp_name(const char *a, const char *b)
+{
+	size_t ua = strspn(a, "_"), ub = strspn(b, "_");
+	size_t la, lb;
+
+	if (ua != ub)
+		return ua < ub ? -1 : 1;
+	la = strlen(a);
+	lb = strlen(b);
+	if (la != lb)
+		return la < lb ? -1 : 1;
+	return strcmp(a, b);
+}
+
 static int ksym_cmp_addr(const void *p1, const void *p2)
 {
 	const struct ksym *a = p1, *b = p2;
@@ -254,7 +278,7 @@ static int ksym_cmp_addr(const void *p1, const void *p2)
 		return a->addr < b->addr ? -1 : 1;
 	cmp = type_rank(a->type) - type_rank(b->type);
 	if (!cmp)
-		cmp = strcmp(a->name, b->name);
+		cmp = alias_cmp_name(a->name, b->name);
 	return cmp ? cmp : ksym_cmp_module(a, b);
 }
 
@@ -268,8 +292,7 @@ static int ksym_cmp_name(const void *p1, const void *p2, void *arg)
 	cmp = strcmp(a->name, b->name);
 	if (!cmp)
 		cmp = type_rank(a->type) - type_rank(b->type);
-	if (!cmp && a->addr != b->addr)
-		cmp = a->addr < b->addr ? -1 : 1;
+	/* syms is sorted by address: the lower index is the lower address */
 	if (!cmp)
 		cmp = (i1 > i2) - (i1 < i2);
 	return cmp;
@@ -278,11 +301,15 @@ static int ksym_cmp_name(const void *p1, const void *p2, void *arg)
 /* Moves the builder's arrays into ksyms, resolving offsets to pointers */
 static int builder__finish(struct ksyms_builder *b, struct ksyms *ksyms)
 {
+	char *strs;
 	size_t i;
 
 	ksyms->by_name = malloc(b->nr * sizeof(*ksyms->by_name));
 	if (!ksyms->by_name)
 		return -ENOMEM;
+	strs = realloc(b->strs, b->strs_len);	/* give back the slack */
+	if (strs)
+		b->strs = strs;
 	for (i = 0; i < b->nr; i++) {
 		b->syms[i].name = b->strs + b->name_offs[i];
 		b->syms[i].module = b->module_offs[i] == SIZE_MAX ?

@@ -30,10 +30,12 @@ struct ksym {
  * followed by "\t[module]").  Malformed lines are skipped; a file with no
  * valid line gives -ENODATA.  Returns 0 or a negative errno.
  *
- * Symbols sharing an address (aliases) are ordered by: global text ('T', 'W')
- * first, then local text ('t', 'w'), then other global, then other local
- * types; then by name (strcmp); then by module.  ksyms__map_addr() returns
- * the first of them, so the choice does not depend on the file's order.
+ * Symbols sharing an address (aliases) are ordered by: global text ('T',
+ * 'W') first, then local text ('t', 'w'), then other global, then other
+ * local types; then fewer leading underscores; then the shorter name; then
+ * strcmp(); then module.  ksyms__map_addr() returns the first of them, so the
+ * choice does not depend on the file's order: memcpy rather than __memcpy,
+ * __x64_sys_vhangup rather than __ia32_sys_vhangup or __do_sys_vhangup.
  */
 int ksyms__load(const char *path, struct ksyms **ret_ksyms);
 void ksyms__free(struct ksyms *ksyms);

@@ -114,18 +114,21 @@ static void test_unsorted_same_as_sorted(void **state)
 	ksyms__free(unsorted);
 }
 
-/* The alias rule: global text, local text, other global, other local; then name */
+/*
+ * The alias rule: global text, local text, other global, other local; then
+ * fewer leading underscores, shorter, strcmp, module
+ */
 static void check_aliases(const struct ksyms *ksyms)
 {
 	const struct ksym *sym;
 
-	assert_int_equal(ksyms__count(ksyms), 13);
-	assert_maps_to(ksyms, 0xffffffff81000000UL, "_text");
-	assert_maps_to(ksyms, 0xffffffff81000fffUL, "_text");
+	assert_int_equal(ksyms__count(ksyms), 23);
+	assert_maps_to(ksyms, 0xffffffff81000000UL, "startup_64");	/* not _text */
+	assert_maps_to(ksyms, 0xffffffff81000fffUL, "startup_64");
 	assert_maps_to(ksyms, 0xffffffff81001000UL, "local_fn");	/* t beats D */
 	assert_maps_to(ksyms, 0xffffffff81002004UL, "weak_global");	/* W beats t */
 	/* every alias stays reachable by name */
-	get_symbol(ksyms, "startup_64");
+	get_symbol(ksyms, "_text");
 	get_symbol(ksyms, "zz_local_alias");
 	get_symbol(ksyms, "data_alias");
 	get_symbol(ksyms, "a_local");
@@ -136,6 +139,13 @@ static void check_aliases(const struct ksyms *ksyms)
 	assert_int_equal(sym->type, 'T');
 	assert_int_equal(sym->addr, 0xffffffff81006000UL);
 	assert_maps_to(ksyms, 0xffffffff81005001UL, "shared");
+	/* same address, type and name: the module decides */
+	sym = ksyms__map_addr(ksyms, 0xffffffff81006801UL);
+	assert_non_null(sym);
+	assert_string_equal(sym->module, "mod_a");
+	assert_maps_to(ksyms, 0xffffffff81006910UL, "memcpy");
+	assert_maps_to(ksyms, 0xffffffff81006a10UL, "__x64_sys_vhangup");
+	assert_maps_to(ksyms, 0xffffffff81006b10UL, "same_len_a");
 }
 
 static void test_aliases(void **state)
@@ -175,7 +185,7 @@ static void test_modules(void **state)
 	const struct ksym *sym, *sym2;
 
 	(void)state;
-	assert_int_equal(ksyms__count(ksyms), 9);
+	assert_int_equal(ksyms__count(ksyms), 11);
 	/* a per-CPU symbol at 0 does not make the table hidden */
 	assert_false(ksyms__addrs_hidden(ksyms));
 	sym = get_symbol(ksyms, "ext4_fill_super");
@@ -188,6 +198,10 @@ static void test_modules(void **state)
 	sym = ksyms__map_addr(ksyms, 0xffffffffc0010004UL);
 	assert_non_null(sym);
 	assert_string_equal(sym->module, "nf_tables");
+	/* a module whose name is a prefix of the previous line's */
+	assert_string_equal(get_symbol(ksyms, "ctnetlink_new_conntrack")->module,
+			    "nf_conntrack_netlink");
+	assert_string_equal(get_symbol(ksyms, "nf_conntrack_alloc")->module, "nf_conntrack");
 	sym = ksyms__map_addr(ksyms, 0xffffffffc0100040UL);
 	assert_non_null(sym);
 	assert_string_equal(sym->name, "bpf_prog_6deef7357e7b4530_handler");
