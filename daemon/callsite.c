@@ -66,7 +66,9 @@ static bool has_prefix(const char *s, const char *prefix, const char **ret_rest)
  *   bpf_trampoline_<key>                      kernel/bpf/trampoline.c, fentry/fexit
  *   bpf_dispatcher_<name>                     kernel/bpf/dispatcher.c
  * The exact forms keep kernel functions such as bpf_prog_load() and
- * bpf_trampoline_link_prog() out: they are real call sites.
+ * bpf_trampoline_link_prog() out: they are real call sites.  Every
+ * bpf_dispatcher_* function (bpf_dispatcher_xdp_func, _change_prog, ...) is
+ * dispatcher machinery that checks no capability, so the prefix is enough.
  */
 static bool is_bpf_frame(const char *name)
 {
