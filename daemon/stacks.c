@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agg.h"
 #include "callsite.h"
 #include "ksyms.h"
 #include "loader.h"
@@ -84,6 +85,7 @@ static struct stack_info *symbolize(const struct ksyms *ksyms, const __u64 *ips,
 		si->nr_frames = i + 1;
 	}
 	si->call_site = site_name(ksyms, ips, nr);
+	si->hash = agg__hash_frames((const char *const *)si->frames, nr);
 	return si;
 
 out_free_si:
@@ -91,7 +93,7 @@ out_free_si:
 	return NULL;
 }
 
-const struct stack_info *stacks__get(struct stacks *s, __u32 stack_id)
+struct stack_info *stacks__get(struct stacks *s, __u32 stack_id)
 {
 	__u64 ips[CAPAUDIT_MAX_STACK];
 	int nr;
