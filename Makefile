@@ -18,7 +18,7 @@ PREFIX    ?= /usr/local
 
 CFLAGS    ?= -O2 -g
 CFLAGS    += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -I$(BUILD) -Ibpf -Idaemon
-LDLIBS    := -Wl,-Bstatic -lbpf -lelf -lz -lzstd -Wl,-Bdynamic -ljson-c -lcap -lpthread
+LDLIBS    := -Wl,-Bstatic -lbpf -lelf -lz -lzstd -lsqlite3 -Wl,-Bdynamic -ljson-c -lcap -lsystemd -lpthread -lm -ldl
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I$(BUILD) -Ibpf
 
 DAEMON_SRCS := $(sort $(wildcard daemon/*.c))

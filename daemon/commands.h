@@ -10,5 +10,9 @@
  */
 int cmd_trace(int argc, char **argv) __attribute__((weak));
 int cmd_scan(int argc, char **argv) __attribute__((weak));
+int cmd_record(int argc, char **argv) __attribute__((weak));
+int cmd_report(int argc, char **argv) __attribute__((weak));
+int cmd_profile(int argc, char **argv) __attribute__((weak));
+int cmd_advise(int argc, char **argv) __attribute__((weak));
 
 #endif

@@ -13,6 +13,10 @@ struct command {
 
 static const struct command commands[] = {
 	{ "trace", cmd_trace, "stream every capability check live" },
+	{ "record", cmd_record, "record every check into a store (the daemon)" },
+	{ "report", cmd_report, "tables of the recorded checks" },
+	{ "profile", cmd_profile, "the capabilities a workload really needs" },
+	{ "advise", cmd_advise, "which CAP_SYS_ADMIN call sites could use a narrower capability" },
 	{ "scan", cmd_scan, "count capability uses in a kernel source tree" },
 };
 

@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record.c: `capaudit record`, the recording daemon.
+ *
+ * One epoll loop over the ring buffer, a signalfd (SIGINT, SIGTERM: flush
+ * and exit 0; SIGHUP: reload the configuration and rules) and timerfds (the
+ * flush interval, --duration).  Each record goes
+ *   events__decode → stacks__get → workloads__name → struct check
+ *   → agg__add (counts) and fallback__feed (the fallback pattern)
+ * and every flush interval store__flush() adds the counts to SQLite in one
+ * transaction.  A flush that fails (disk full) keeps the counts in memory
+ * for the next one: nothing is dropped, the log says why.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <bpf/libbpf.h>
+#include <systemd/sd-daemon.h>
+
+#include "agg.h"
+#include "capnames.h"
+#include "check.h"
+#include "commands.h"
+#include "events.h"
+#include "fallback.h"
+#include "ksyms.h"
+#include "loader.h"
+#include "recordopts.h"
+#include "rules.h"
+#include "stacks.h"
+#include "store.h"
+#include "syscalls.h"
+#include "workload.h"
+
+struct recorder {
+	struct record_opts o;
+	struct loader *loader;
+	struct ksyms *ksyms;
+	struct stacks *stacks;
+	struct workloads *workloads;
+	struct agg *agg;
+	struct fallback *fallback;
+	struct rules *rules;
+	struct store *store;
+	__u64 delivered;
+	__u64 undecodable;
+	int flush_errno;	/* last flush's error, logged once per kind */
+	int flush_timer;
+};
+
+static enum check_audit audit_class(const struct capaudit_event *e)
+{
+	if (e->flags & CAPAUDIT_F_CRED_OTHER)
+		return CHECK_CRED_OTHER;
+	if (e->opts & CAPAUDIT_OPT_NOAUDIT)
+		return CHECK_NOAUDIT;
+	if (e->opts & CAPAUDIT_OPT_INSETID)
+		return CHECK_INSETID;
+	return CHECK_AUDITED;
+}
+
+static const char *syscall_name(__u64 nr, char *buf, size_t size)
+{
+	const char *name;
+
+	if (nr == CAPAUDIT_NO_SYSCALL)
+		return NULL;
+	name = syscalls__name(nr);
+	if (name)
+		return name;
+	snprintf(buf, size, "syscall_%llu", (unsigned long long)nr);
+	return buf;
+}
+
+/* The recorder's whole per-event path: no allocation for a known key. */
+static int handle_event(void *ctx, void *data, size_t size)
+{
+	struct recorder *r = ctx;
+	struct capaudit_event e;
+	struct stack_info *si;
+	struct check c;
+	char sysbuf[32];
+
+	if (events__decode(data, size, &e)) {
+		r->undecodable++;
+		return 0;
+	}
+	r->delivered++;
+	si = stacks__get(r->stacks, e.kstack_id);
+	if (si && !si->recorded) {
+		agg__add_stack(r->agg, si->hash, (const char *const *)si->frames, si->nr_frames);
+		si->recorded = true;
+	}
+	c = (struct check){
+		.ts_ns = e.ts_ns,
+		.tid = e.tid,
+		.cap = e.cap,
+		.granted = events__granted(&e),
+		.audit = audit_class(&e),
+		.stack_hash = si ? si->hash : 0,
+		.call_site = si ? si->call_site : "[unknown]",
+		.syscall = syscall_name(e.syscall_nr, sysbuf, sizeof(sysbuf)),
+		.workload = workloads__name(r->workloads, e.cgroup_id, e.pid, e.comm),
+		.comm = e.comm,
+	};
+	agg__add(r->agg, &c);
+	fallback__feed(r->fallback, &c);
+	return 0;
+}
+
+static int flush(struct recorder *r)
+{
+	__u64 cnt[CAPAUDIT_CNT_NR] = {};
+	int err;
+
+	loader__read_counters(r->loader, cnt);
+	err = store__flush(r->store, r->agg, cnt, r->fallback);
+	if (err) {
+		if (err != r->flush_errno)
+			fprintf(stderr, "capaudit: cannot write the store %s: %s: counts stay in "
+					"memory and the next flush retries%s\n",
+				r->o.store_path, strerror(-err),
+				err == -ENOSPC ? " (free space in its file system)" : "");
+		r->flush_errno = err;
+		return err;
+	}
+	if (r->flush_errno)
+		fprintf(stderr, "capaudit: the store %s is written again\n", r->o.store_path);
+	r->flush_errno = 0;
+	agg__reset_deltas(r->agg);
+	sd_notifyf(0, "STATUS=%llu checks recorded, %llu lost (ring buffer full)",
+		   (unsigned long long)cnt[CAPAUDIT_CNT_SEEN],
+		   (unsigned long long)cnt[CAPAUDIT_CNT_LOST_RINGBUF]);
+	return 0;
+}
+
+static int load_rules(struct recorder *r)
+{
+	struct rules *rules = NULL;
+	char err[512];
+
+	if (!r->o.rules_path)
+		return 0;
+	if (rules__load(r->o.rules_path, &rules, err, sizeof(err))) {
+		fprintf(stderr, "capaudit: %s\n", err);
+		return -EINVAL;
+	}
+	rules__free(r->rules);
+	r->rules = rules;
+	return 0;
+}
+
+static int arm_timer(int fd, unsigned int seconds, bool repeat)
+{
+	struct itimerspec its = { .it_value.tv_sec = seconds };
+
+	if (repeat)
+		its.it_interval.tv_sec = seconds;
+	return timerfd_settime(fd, 0, &its, NULL) ? -errno : 0;
+}
+
+/* SIGHUP: the configuration file and the rules again; a bad one is kept out. */
+static void reload(struct recorder *r)
+{
+	struct record_opts o = r->o;
+
+	if (record_opts__reload(&o)) {
+		fprintf(stderr, "capaudit: reload: keeping the previous configuration\n");
+		return;
+	}
+	r->o.flush_interval = o.flush_interval;
+	r->o.rules_path = o.rules_path;
+	if (load_rules(r))
+		fprintf(stderr, "capaudit: reload: keeping the previous rules\n");
+	arm_timer(r->flush_timer, r->o.flush_interval, true);
+	fprintf(stderr, "capaudit: configuration and rules reloaded\n");
+	sd_notify(0, "READY=1");
+}
+
+static int add_fd(int epfd, int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
+
+	if (fd < 0)
+		return fd;
+	return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) ? -errno : 0;
+}
+
+static int signal_fd(void)
+{
+	sigset_t mask;
+	int fd;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL))
+		return -errno;
+	fd = signalfd(-1, &mask, SFD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* true when the loop should stop */
+static bool handle_fd(struct recorder *r, struct ring_buffer *rb, int fd, int sigfd, int endfd)
+{
+	struct signalfd_siginfo si;
+	__u64 ticks;
+
+	if (fd == ring_buffer__epoll_fd(rb)) {
+		ring_buffer__consume(rb);
+		return false;
+	}
+	if (fd == r->flush_timer) {
+		if (read(fd, &ticks, sizeof(ticks)) > 0)
+			flush(r);
+		return false;
+	}
+	if (fd == sigfd && read(sigfd, &si, sizeof(si)) == sizeof(si) && si.ssi_signo == SIGHUP) {
+		reload(r);
+		return false;
+	}
+	return fd == sigfd || fd == endfd;
+}
+
+static int event_loop(struct recorder *r, struct ring_buffer *rb)
+{
+	int epfd = epoll_create1(EPOLL_CLOEXEC), sigfd = signal_fd(), endfd = -1;
+	struct epoll_event evs[8];
+	int err, n, i;
+	bool stop = false;
+
+	r->flush_timer = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	err = epfd < 0 ? -errno : add_fd(epfd, sigfd);
+	if (!err)
+		err = add_fd(epfd, r->flush_timer);
+	if (!err)
+		err = arm_timer(r->flush_timer, r->o.flush_interval, true);
+	if (!err && r->o.duration) {
+		endfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+		err = add_fd(epfd, endfd);
+		if (!err)
+			err = arm_timer(endfd, r->o.duration, false);
+	}
+	if (!err)
+		err = add_fd(epfd, ring_buffer__epoll_fd(rb));
+	while (!err && !stop) {
+		n = epoll_wait(epfd, evs, 8, -1);
+		if (n < 0 && errno != EINTR)
+			err = -errno;
+		for (i = 0; i < n; i++)
+			stop |= handle_fd(r, rb, evs[i].data.fd, sigfd, endfd);
+	}
+	sd_notify(0, "STOPPING=1");
+	if (endfd >= 0)
+		close(endfd);
+	close(r->flush_timer);
+	if (sigfd >= 0)
+		close(sigfd);
+	if (epfd >= 0)
+		close(epfd);
+	return err;
+}
+
+/* The last records, then the last flush: a clean stop loses nothing. */
+static int drain_and_flush(struct recorder *r, struct ring_buffer *rb)
+{
+	__u64 cnt[CAPAUDIT_CNT_NR] = {};
+	int err;
+
+	loader__detach(r->loader);
+	ring_buffer__consume(rb);
+	err = flush(r);
+	loader__read_counters(r->loader, cnt);
+	fprintf(stderr, "capaudit: %llu checks seen in the kernel, %llu delivered, %llu lost "
+			"(ring buffer full: %llu); %llu without a stack; %llu entry/exit mismatches; "
+			"%llu in overflow rows\n",
+		(unsigned long long)cnt[CAPAUDIT_CNT_SEEN], (unsigned long long)r->delivered,
+		(unsigned long long)cnt[CAPAUDIT_CNT_LOST_RINGBUF],
+		(unsigned long long)cnt[CAPAUDIT_CNT_LOST_RINGBUF],
+		(unsigned long long)cnt[CAPAUDIT_CNT_LOST_STACK],
+		(unsigned long long)cnt[CAPAUDIT_CNT_MISMATCH],
+		(unsigned long long)agg__overflow(r->agg));
+	return err;
+}
+
+static int open_state(struct recorder *r)
+{
+	struct agg_limits limits = { r->o.max_keys, r->o.max_stacks };
+	int err;
+
+	err = store__open(r->o.store_path, true, &r->store);
+	if (err) {
+		store__explain_error(r->o.store_path, err);
+		return err;
+	}
+	err = store__load_fallbacks(r->store, r->fallback);
+	if (err)
+		return err;
+	r->agg = agg__new(&limits);
+	if (!r->agg)
+		return -errno ? -errno : -ENOMEM;
+	err = ksyms__load(r->o.kallsyms_path, &r->ksyms);
+	if (err) {
+		fprintf(stderr, "capaudit: cannot read kernel symbols from %s: %s\n",
+			r->o.kallsyms_path, strerror(-err));
+		return err;
+	}
+	if (ksyms__addrs_hidden(r->ksyms))
+		fprintf(stderr, "capaudit: kernel addresses are hidden in %s (needs CAP_SYSLOG): "
+				"call sites will be recorded as [unknown]\n",
+			r->o.kallsyms_path);
+	r->workloads = workloads__new(r->o.cgroup_root);
+	return r->workloads ? 0 : -ENOMEM;
+}
+
+static int run(struct recorder *r)
+{
+	struct ring_buffer *rb = NULL;
+	int err;
+
+	r->fallback = fallback__new();
+	err = r->fallback ? load_rules(r) : -ENOMEM;
+	if (!err)
+		err = open_state(r);
+	if (!err)
+		err = loader__start(&r->o.loader, &r->loader);
+	if (err)
+		goto out_free;
+	r->stacks = stacks__new(r->loader, r->ksyms);
+	rb = ring_buffer__new(loader__events_fd(r->loader), handle_event, r, NULL);
+	if (!r->stacks || !rb) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	fprintf(stderr, "capaudit: attached to cap_capable (%s), recording into %s\n",
+		loader__attach_name(r->loader), r->o.store_path);
+	sd_notify(0, "READY=1\nSTATUS=attached, recording");
+	err = event_loop(r, rb);
+	err = drain_and_flush(r, rb) ?: err;
+out_free:
+	ring_buffer__free(rb);
+	stacks__free(r->stacks);
+	loader__free(r->loader);
+	workloads__free(r->workloads);
+	ksyms__free(r->ksyms);
+	store__close(r->store);
+	agg__free(r->agg);
+	rules__free(r->rules);
+	fallback__free(r->fallback);
+	return err;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct recorder r = {};
+	int err;
+
+	err = record_opts__parse(&r.o, argc, argv);
+	if (err)
+		return err > 0 ? 0 : 2;
+	err = run(&r);
+	record_opts__free(&r.o);
+	return err ? 1 : 0;
+}
