@@ -53,6 +53,7 @@ struct recorder {
 	struct store *store;
 	__u64 delivered;
 	__u64 undecodable;
+	__u64 mono_to_real;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns: stored times are wall-clock */
 	int flush_errno;	/* last flush's error, logged once per kind */
 	int flush_timer;
 };
@@ -101,7 +102,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 		si->recorded = true;
 	}
 	c = (struct check){
-		.ts_ns = e.ts_ns,
+		.ts_ns = e.ts_ns + r->mono_to_real,
 		.tid = e.tid,
 		.cap = e.cap,
 		.granted = events__granted(&e),
@@ -323,11 +324,20 @@ static int open_state(struct recorder *r)
 	return r->workloads ? 0 : -ENOMEM;
 }
 
+static __u64 clock_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
 static int run(struct recorder *r)
 {
 	struct ring_buffer *rb = NULL;
 	int err;
 
+	r->mono_to_real = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
 	r->fallback = fallback__new();
 	err = r->fallback ? load_rules(r) : -ENOMEM;
 	if (!err)
