@@ -5,5 +5,5 @@
 # shellcheck source-path=SCRIPTDIR source=lib/caps.sh
 . "$(dirname "$0")/lib/caps.sh"
 OP=pr-set-mm NARROW=CAP_SYS_RESOURCE FALLBACK=0 NARROW_AUDIT=1 HISTORIC=1
-SITE_RE='^(prctl_set_mm|__do_sys_prctl|__se_sys_prctl)$'
+SITE_RE='^(prctl_set_mm|_*(do|se|x64)_sys_prctl)$'
 split_test

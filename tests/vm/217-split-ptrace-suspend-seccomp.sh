@@ -5,6 +5,6 @@
 # shellcheck source-path=SCRIPTDIR source=lib/caps.sh
 . "$(dirname "$0")/lib/caps.sh"
 OP=ptrace-suspend-seccomp NARROW=CAP_CHECKPOINT_RESTORE FALLBACK=1 NARROW_AUDIT=0
-SITE_RE='^(check_ptrace_options|ptrace_attach|ptrace_setoptions|__do_sys_ptrace|__se_sys_ptrace)$'
+SITE_RE='^(check_ptrace_options|ptrace_attach|ptrace_setoptions|ptrace_request|_*(do|se|x64)_sys_ptrace)$'
 WARN='CAP_SYS_ADMIN used in place of CAP_CHECKPOINT_RESTORE by check_ptrace_options ('
 split_test

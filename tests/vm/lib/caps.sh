@@ -100,8 +100,11 @@ with open(path) as f:
         except ValueError:
             print(f"trace: line {n} is not JSON: {line[:80]}")
             bad += 1
+def at(e):
+    """e's call site without a compiler suffix (write_actions_logged.constprop.0)"""
+    return site.search(e.get("call_site", "").split(".")[0])
 def at_site(pid):
-    return [e for e in events if e.get("pid") == pid and site.search(e.get("call_site", ""))]
+    return [e for e in events if e.get("pid") == pid and at(e)]
 def show(evs):
     return "; ".join(f'{e["cap"]} {e["verdict"]} audit={e["audit"]} {e["call_site"]} {e["syscall"]}' for e in evs[:6]) or "none"
 errors = []
@@ -119,8 +122,7 @@ def pairs(pid, verdict):
         prev = last.get(e["tid"])
         last[e["tid"]] = e
         if (prev and prev["cap"] == narrow and prev["verdict"] == "denied"
-                and site.search(prev.get("call_site", ""))
-                and e["cap"] == "CAP_SYS_ADMIN" and site.search(e.get("call_site", ""))
+                and at(prev) and e["cap"] == "CAP_SYS_ADMIN" and at(e)
                 and e.get("syscall") == prev.get("syscall")):
             found.append((prev, e))
     return [p for p in found if p[1]["verdict"] == verdict]
