@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report.c: `capaudit report`: the stored counts as a text table, JSON
+ * (schema "capaudit-report", version 1, docs/schema.md), CSV, or folded
+ * stacks for flamegraph.pl and speedscope.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+
+#include "capnames.h"
+#include "commands.h"
+#include "report.h"
+#include "reportopts.h"
+#include "rowset.h"
+
+#define REPORT_SCHEMA "capaudit-report"
+#define REPORT_VERSION 1
+
+static const char *str_or(const char *s, const char *dflt)
+{
+	return s && *s ? s : dflt;
+}
+
+static void print_text(const struct rowset *rs, const __u64 *losses,
+		       const struct agg_overflow *ov)
+{
+	char capbuf[CAPNAMES_BUF_LEN];
+	const struct agg_row *r;
+	size_t i;
+
+	printf("%10s  %-22s %-7s %-10s %-28s %-16s %-16s %s\n", "CHECKS", "CAPABILITY", "VERDICT",
+	       "AUDIT", "WORKLOAD", "COMM", "SYSCALL", "CALL SITE");
+	for (i = 0; i < rs->nr; i++) {
+		r = &rs->rows[i];
+		printf("%10llu  %-22s %-7s %-10s %-28s %-16s %-16s %s\n",
+		       (unsigned long long)r->count, capnames__name(r->cap, capbuf, sizeof(capbuf)),
+		       r->granted ? "granted" : "denied", rowset__audit_name(r->audit),
+		       str_or(r->workload, "-"), str_or(r->comm, "-"), str_or(r->syscall, "-"),
+		       str_or(r->call_site, "-"));
+	}
+	printf("\nlost in the kernel: %llu (ring buffer full); %llu checks without a stack; "
+	       "%llu in overflow rows\n",
+	       (unsigned long long)losses[CAPAUDIT_CNT_LOST_RINGBUF],
+	       (unsigned long long)losses[CAPAUDIT_CNT_LOST_STACK],
+	       (unsigned long long)ov->checks);
+}
+
+/* RFC 4180: quote a field when it holds a comma, a quote or a line break */
+static void csv_field(const char *s, const char *sep)
+{
+	if (!s)
+		s = "";
+	if (strpbrk(s, ",\"\r\n")) {
+		putchar('"');
+		for (; *s; s++) {
+			if (*s == '"')
+				putchar('"');
+			putchar(*s);
+		}
+		putchar('"');
+	} else {
+		fputs(s, stdout);
+	}
+	fputs(sep, stdout);
+}
+
+static void print_csv(const struct rowset *rs)
+{
+	char capbuf[CAPNAMES_BUF_LEN], num[32];
+	const struct agg_row *r;
+	size_t i;
+
+	puts("count,cap,cap_nr,verdict,audit,workload,comm,syscall,call_site,stack,first_seen,"
+	     "last_seen");
+	for (i = 0; i < rs->nr; i++) {
+		r = &rs->rows[i];
+		printf("%llu,%s,%u,%s,%s,", (unsigned long long)r->count,
+		       capnames__name(r->cap, capbuf, sizeof(capbuf)), r->cap,
+		       r->granted ? "granted" : "denied", rowset__audit_name(r->audit));
+		csv_field(r->workload, ",");
+		csv_field(r->comm, ",");
+		csv_field(r->syscall, ",");
+		csv_field(r->call_site, ",");
+		snprintf(num, sizeof(num), "%016llx", (unsigned long long)r->stack_hash);
+		printf("%s,%llu,%llu\n", num, (unsigned long long)(r->first_ns / 1000000000ull),
+		       (unsigned long long)(r->last_ns / 1000000000ull));
+	}
+}
+
+/*
+ * Folded stacks: "workload;comm;outermost;...;innermost;CAP_X count", one
+ * line per row with a stack, frames without offsets so that a flame graph
+ * merges calls from different places in the same function.
+ */
+static void print_folded(struct store *store, const struct rowset *rs)
+{
+	char capbuf[CAPNAMES_BUF_LEN], **frames;
+	const struct agg_row *r;
+	size_t i;
+	int nr, j;
+
+	for (i = 0; i < rs->nr; i++) {
+		r = &rs->rows[i];
+		printf("%s;%s", str_or(r->workload, "-"), str_or(r->comm, "-"));
+		if (r->stack_hash && !store__stack_frames(store, r->stack_hash, &frames, &nr)) {
+			for (j = nr - 1; j >= 0; j--)
+				printf(";%.*s", (int)strcspn(frames[j], "+"), frames[j]);
+			free(frames);
+		} else {
+			printf(";%s", str_or(r->call_site, "[unknown]"));
+		}
+		printf(";%s %llu\n", capnames__name(r->cap, capbuf, sizeof(capbuf)),
+		       (unsigned long long)r->count);
+	}
+}
+
+json_object *report__row_json(const struct agg_row *r)
+{
+	json_object *o = json_object_new_object();
+	char capbuf[CAPNAMES_BUF_LEN], hash[24];
+
+	if (!o)
+		return NULL;
+	snprintf(hash, sizeof(hash), "%016llx", (unsigned long long)r->stack_hash);
+	json_object_object_add(o, "cap", json_object_new_string(capnames__name(r->cap, capbuf,
+									   sizeof(capbuf))));
+	json_object_object_add(o, "cap_nr", json_object_new_int(r->cap));
+	json_object_object_add(o, "verdict",
+			       json_object_new_string(r->granted ? "granted" : "denied"));
+	json_object_object_add(o, "audit", json_object_new_string(rowset__audit_name(r->audit)));
+	json_object_object_add(o, "workload", json_object_new_string(str_or(r->workload, "")));
+	json_object_object_add(o, "comm", json_object_new_string(str_or(r->comm, "")));
+	json_object_object_add(o, "syscall", r->syscall ? json_object_new_string(r->syscall) : NULL);
+	json_object_object_add(o, "call_site", json_object_new_string(str_or(r->call_site, "")));
+	json_object_object_add(o, "stack", json_object_new_string(hash));
+	json_object_object_add(o, "count", json_object_new_uint64(r->count));
+	json_object_object_add(o, "first_seen", json_object_new_uint64(r->first_ns / 1000000000ull));
+	json_object_object_add(o, "last_seen", json_object_new_uint64(r->last_ns / 1000000000ull));
+	return o;
+}
+
+static json_object *stacks_json(struct store *store, const struct rowset *rs)
+{
+	json_object *o = json_object_new_object(), *a;
+	char hash[24], **frames;
+	size_t i;
+	int nr, j;
+
+	for (i = 0; o && i < rs->nr; i++) {
+		snprintf(hash, sizeof(hash), "%016llx", (unsigned long long)rs->rows[i].stack_hash);
+		if (!rs->rows[i].stack_hash || json_object_object_get_ex(o, hash, NULL) ||
+		    store__stack_frames(store, rs->rows[i].stack_hash, &frames, &nr))
+			continue;
+		a = json_object_new_array();
+		for (j = 0; j < nr; j++)
+			json_object_array_add(a, json_object_new_string(frames[j]));
+		free(frames);
+		json_object_object_add(o, hash, a);
+	}
+	return o;
+}
+
+json_object *report__losses_json(const __u64 *losses, const struct agg_overflow *ov)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "seen", json_object_new_uint64(losses[CAPAUDIT_CNT_SEEN]));
+	json_object_object_add(o, "lost_ringbuf",
+			       json_object_new_uint64(losses[CAPAUDIT_CNT_LOST_RINGBUF]));
+	json_object_object_add(o, "lost_stack",
+			       json_object_new_uint64(losses[CAPAUDIT_CNT_LOST_STACK]));
+	json_object_object_add(o, "mismatch", json_object_new_uint64(losses[CAPAUDIT_CNT_MISMATCH]));
+	json_object_object_add(o, "overflow_checks", json_object_new_uint64(ov->checks));
+	json_object_object_add(o, "overflow_stacks", json_object_new_uint64(ov->stacks));
+	return o;
+}
+
+static int print_json(struct store *store, const struct rowset *rs, const __u64 *losses,
+		      const struct agg_overflow *ov)
+{
+	json_object *o = json_object_new_object(), *rows = json_object_new_array();
+	size_t i;
+
+	if (!o || !rows)
+		return -ENOMEM;
+	json_object_object_add(o, "schema", json_object_new_string(REPORT_SCHEMA));
+	json_object_object_add(o, "version", json_object_new_int(REPORT_VERSION));
+	for (i = 0; i < rs->nr; i++)
+		json_object_array_add(rows, report__row_json(&rs->rows[i]));
+	json_object_object_add(o, "rows", rows);
+	json_object_object_add(o, "stacks", stacks_json(store, rs));
+	json_object_object_add(o, "kernel", report__losses_json(losses, ov));
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						       JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	unsigned int formats = 1u << FORMAT_TEXT | 1u << FORMAT_JSON | 1u << FORMAT_CSV |
+			       1u << FORMAT_FOLDED;
+	__u64 losses[CAPAUDIT_CNT_NR] = {};
+	struct agg_overflow ov = {};
+	struct report_opts o;
+	struct store *store;
+	struct rowset rs;
+	int err;
+
+	err = report_opts__parse(&o, "report", formats, NULL, argc, argv);
+	if (err)
+		return err > 0 ? 0 : 2;
+	if (report_opts__open_store(&o, &store))
+		return 1;
+	err = rowset__load(&rs, store, &o.filter);
+	if (!err)
+		err = store__losses(store, losses);
+	if (!err)
+		err = store__overflow(store, &ov);
+	if (err) {
+		fprintf(stderr, "capaudit report: cannot read %s: %s\n", o.store_path,
+			store__strerror(err));
+		goto out_free_rows;
+	}
+	rowset__sort_by_count(&rs);
+	if (o.format == FORMAT_JSON)
+		err = print_json(store, &rs, losses, &ov);
+	else if (o.format == FORMAT_CSV)
+		print_csv(&rs);
+	else if (o.format == FORMAT_FOLDED)
+		print_folded(store, &rs);
+	else
+		print_text(&rs, losses, &ov);
+out_free_rows:
+	rowset__free(&rs);
+	store__close(store);
+	return err ? 1 : 0;
+}

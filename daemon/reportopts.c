@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/* reportopts.c: command line of the subcommands that read the store. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "capnames.h"
+#include "reportopts.h"
+#include "fallback.h"
+#include "rules.h"
+#include <unistd.h>
+
+enum { OPT_STORE = 256, OPT_CAP, OPT_VERDICT, OPT_SINCE, OPT_UNTIL, OPT_CSV, OPT_FOLDED,
+       OPT_RULES };
+
+static const struct option long_opts[] = {
+	{ "store", required_argument, NULL, OPT_STORE },
+	{ "workload", required_argument, NULL, 'w' },
+	{ "cap", required_argument, NULL, OPT_CAP },
+	{ "verdict", required_argument, NULL, OPT_VERDICT },
+	{ "since", required_argument, NULL, OPT_SINCE },
+	{ "until", required_argument, NULL, OPT_UNTIL },
+	{ "rules", required_argument, NULL, OPT_RULES },
+	{ "json", no_argument, NULL, 'j' },
+	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "help", no_argument, NULL, 'h' },
+	{},
+};
+
+static void usage(FILE *out, const char *cmd, unsigned int formats, const char *positional)
+{
+	fprintf(out, "usage: capaudit %s [OPTIONS]%s%s\n\n", cmd, positional ? " " : "",
+		positional ? positional : "");
+	fprintf(out, "      --store FILE        the store (default " STORE_DEFAULT_PATH ")\n"
+		     "  -w, --workload NAME     only this workload (unit, container, ...)\n"
+		     "      --cap CAP           only this capability\n"
+		     "      --verdict V         granted or denied\n"
+		     "      --since T, --until T  time window: unix seconds, or -Ns/-Nm/-Nh/-Nd ago\n"
+		     "      --rules FILE        split-candidate rules (default " RULES_DEFAULT_PATH
+		     " or /usr/local/share/capaudit/capaudit.rules)\n");
+	if (formats & (1u << FORMAT_JSON))
+		fprintf(out, "  -j, --json              JSON (versioned schema, docs/schema.md)\n");
+	if (formats & (1u << FORMAT_CSV))
+		fprintf(out, "      --csv               CSV with a header line\n");
+	if (formats & (1u << FORMAT_FOLDED))
+		fprintf(out, "      --folded            folded stacks (flamegraph.pl, speedscope)\n");
+	fprintf(out, "  -h, --help              this text\n");
+}
+
+/* "1700000000" (unix seconds) or "-2h" (relative to now) → CLOCK_REALTIME ns */
+static int parse_time(const char *arg, __u64 *ret)
+{
+	static const struct { char unit; unsigned long secs; } units[] = {
+		{ 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 },
+	};
+	char *end;
+	unsigned long long v;
+	size_t i;
+
+	errno = 0;
+	v = strtoull(arg[0] == '-' ? arg + 1 : arg, &end, 10);
+	if (errno || end == arg || end == arg + 1)
+		return -EINVAL;
+	if (arg[0] != '-') {
+		if (*end)
+			return -EINVAL;
+		*ret = v * 1000000000ull;
+		return 0;
+	}
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (end[0] == units[i].unit && !end[1]) {
+			*ret = ((__u64)time(NULL) - v * units[i].secs) * 1000000000ull;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int set_format(struct report_opts *o, enum report_format f, unsigned int formats)
+{
+	if (!(formats & (1u << f)))
+		return -EINVAL;
+	o->format = f;
+	return 0;
+}
+
+static int parse_one(struct report_opts *o, int c, const char *arg, unsigned int formats)
+{
+	unsigned int cap;
+
+	switch (c) {
+	case OPT_STORE:
+		o->store_path = arg;
+		return 0;
+	case OPT_RULES:
+		o->rules_path = arg;
+		return 0;
+	case 'w':
+		o->filter.workload = arg;
+		return 0;
+	case OPT_CAP:
+		if (capnames__parse(arg, &cap))
+			return -EINVAL;
+		o->filter.cap = cap;
+		return 0;
+	case OPT_VERDICT:
+		if (strcmp(arg, "granted") && strcmp(arg, "denied"))
+			return -EINVAL;
+		o->filter.granted = !strcmp(arg, "granted");
+		return 0;
+	case OPT_SINCE:
+		return parse_time(arg, &o->filter.since_ns);
+	case OPT_UNTIL:
+		return parse_time(arg, &o->filter.until_ns);
+	case 'j':
+		return set_format(o, FORMAT_JSON, formats);
+	case OPT_CSV:
+		return set_format(o, FORMAT_CSV, formats);
+	case OPT_FOLDED:
+		return set_format(o, FORMAT_FOLDED, formats);
+	}
+	return -EINVAL;
+}
+
+int report_opts__parse(struct report_opts *o, const char *cmd, unsigned int formats,
+		       const char *positional, int argc, char **argv)
+{
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->store_path = STORE_DEFAULT_PATH;
+	o->filter.cap = -1;
+	o->filter.granted = -1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "w:jh", long_opts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout, cmd, formats, positional);
+			return 1;
+		}
+		if (c != '?' && !parse_one(o, c, optarg, formats))
+			continue;
+		if (c != '?' && optarg)
+			fprintf(stderr, "capaudit %s: invalid value '%s' for %s\n", cmd, optarg,
+				argv[optind - 1]);
+		else if (c != '?')
+			fprintf(stderr, "capaudit %s: %s is not available here\n", cmd,
+				argv[optind - 1]);
+		usage(stderr, cmd, formats, positional);
+		return -EINVAL;
+	}
+	if (positional && optind < argc)
+		o->positional = argv[optind++];
+	if (optind < argc || (positional && !o->positional)) {
+		fprintf(stderr, "capaudit %s: %s\n", cmd,
+			optind < argc ? "unexpected argument" : "missing argument");
+		usage(stderr, cmd, formats, positional);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int report_opts__open_store(const struct report_opts *o, struct store **ret_store)
+{
+	int err = store__open(o->store_path, false, ret_store);
+
+	if (err)
+		store__explain_error(o->store_path, err);
+	return err;
+}
+
+#ifndef CAPAUDIT_DATADIR
+#define CAPAUDIT_DATADIR "/usr/local/share/capaudit"
+#endif
+
+static const char *rules_path(const struct report_opts *o)
+{
+	if (o->rules_path)
+		return o->rules_path;
+	if (!access(RULES_DEFAULT_PATH, R_OK))
+		return RULES_DEFAULT_PATH;
+	return CAPAUDIT_DATADIR "/capaudit.rules";
+}
+
+int report_opts__load_advice(const struct report_opts *o, struct store *store,
+			     struct fallback **ret_fb, struct rules **ret_rules)
+{
+	char errbuf[512];
+	int err;
+
+	if (ret_rules)
+		*ret_rules = NULL;
+	*ret_fb = fallback__new();
+	if (!*ret_fb)
+		return -ENOMEM;
+	err = store__load_fallbacks(store, *ret_fb);
+	if (err) {
+		fprintf(stderr, "capaudit: cannot read the fallback pairs from %s: %s\n",
+			o->store_path, store__strerror(err));
+		goto out_free_fb;
+	}
+	if (!ret_rules)
+		return 0;
+	err = rules__load(rules_path(o), ret_rules, errbuf, sizeof(errbuf));
+	if (err) {
+		fprintf(stderr, "capaudit: %s\n", errbuf);
+		goto out_free_fb;
+	}
+	return 0;
+
+out_free_fb:
+	fallback__free(*ret_fb);
+	*ret_fb = NULL;
+	return err;
+}
