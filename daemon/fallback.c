@@ -355,3 +355,13 @@ bool fallback__accepts(const struct fallback *fb, const char *call_site,
 		*ret_narrow_cap = best->cap;
 	return true;
 }
+
+__u64 fallback__times(const struct fallback *fb, const char *call_site, unsigned int narrow_cap)
+{
+	int i;
+
+	if (!site_known(call_site))
+		return 0;
+	i = pair_find(fb, call_site, str_hash(call_site), narrow_cap);
+	return i == NONE ? 0 : fb->pairs[i].times;
+}

@@ -72,4 +72,7 @@ int fallback__for_each(const struct fallback *fb,
 bool fallback__accepts(const struct fallback *fb, const char *call_site,
 		       unsigned int *ret_narrow_cap);
 
+/* Times the pair (call_site, narrow_cap) was seen or learned; 0 if never */
+__u64 fallback__times(const struct fallback *fb, const char *call_site, unsigned int narrow_cap);
+
 #endif /* CAPAUDIT_FALLBACK_H */

@@ -345,6 +345,11 @@ static void test_learn_and_for_each(void **state)
 	assert_int_equal(s.times[0], 8);
 	assert_string_equal(s.site[1], SITE_BPF);
 	assert_int_equal(s.times[1], 3);
+	assert_int_equal(fallback__times(fb, SITE_SYSLOG, CAP_SYSLOG), 8);
+	assert_int_equal(fallback__times(fb, SITE_BPF, CAP_BPF), 3);
+	assert_int_equal(fallback__times(fb, SITE_SYSLOG, CAP_BPF), 0);
+	assert_int_equal(fallback__times(fb, SITE_OTHER, CAP_SYSLOG), 0);
+	assert_int_equal(fallback__times(fb, "[unknown]", CAP_SYSLOG), 0);
 
 	/* fn's non-zero return stops the walk and is returned */
 	memset(&s, 0, sizeof(s));
