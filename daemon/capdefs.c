@@ -279,6 +279,41 @@ out_close_fd:
 	return ret;
 }
 
+struct capdefs *capdefs__union(const struct capdefs *a, const struct capdefs *b)
+{
+	struct capdefs *u = calloc(1, sizeof(*u));
+	const struct capdefs *from;
+	int i, which;
+
+	if (!u)
+		return NULL;
+	u->defs = calloc(CAPDEFS_MAX, sizeof(*u->defs));
+	if (!u->defs)
+		goto out_free_union;
+	snprintf(u->header, sizeof(u->header), "%s", a->header);
+	for (which = 0; which < 2; which++) {
+		from = which ? b : a;
+		for (i = 0; from && i < from->n && u->n < CAPDEFS_MAX; i++) {
+			const struct capdef *d = &from->defs[i];
+
+			if (which && capdefs__lookup(a, d->name, d->len) >= 0)
+				continue;
+			u->defs[u->n].name = strdup(d->name);
+			if (!u->defs[u->n].name)
+				goto out_free_union;
+			u->defs[u->n].len = d->len;
+			u->defs[u->n].value = d->value;
+			u->n++;
+		}
+	}
+	capdefs__index(u);
+	return u;
+
+out_free_union:
+	capdefs__free(u);
+	return NULL;
+}
+
 void capdefs__free(struct capdefs *defs)
 {
 	int i;

@@ -22,6 +22,9 @@ int capdefs__load(const char *tree, struct capdefs **ret_defs, char *err, size_t
 int capdefs__parse(const char *buf, size_t len, const char *path, struct capdefs **ret_defs,
 		   char *err, size_t errlen);
 
+/* A copy of @a with the names of @b that @a lacks (a patch that adds names). */
+struct capdefs *capdefs__union(const struct capdefs *a, const struct capdefs *b);
+
 void capdefs__free(struct capdefs *defs);
 
 /* Number of names; they are indexed 0..n-1 in order of value. */

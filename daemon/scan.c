@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "capdefs.h"
 #include "scanreport.h"
+#include "srcdiff.h"
 #include "srcscan.h"
 
 enum scan_format { FMT_TEXT, FMT_JSON, FMT_CSV };
@@ -23,12 +24,16 @@ struct scan_args {
 	int table;		/* --table for CSV; SCAN_N_TABLES: the sites */
 	int sites;		/* text: list the call sites */
 	int progress;		/* -1: on a TTY */
+	int diff;		/* --diff OLD NEW */
+	const char *patch;	/* --patch FILE */
 };
 
 static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: capaudit scan [OPTIONS] TREE\n"
+		"       capaudit scan [OPTIONS] --diff OLD_TREE NEW_TREE\n"
+		"       capaudit scan [OPTIONS] --patch FILE.diff [TREE]\n"
 		"\n"
 		"Count the capability uses in a kernel source tree: every whole CAP_<NAME>\n"
 		"token (a name the tree's own capability header defines with a number)\n"
@@ -40,6 +45,9 @@ static void usage(FILE *out)
 		"  --csv              CSV: the call sites, or the table --table names\n"
 		"  --table NAME       capabilities, directories, subsystems, helpers or sites\n"
 		"  --sites            text: list every call site after the tables\n"
+		"  --diff             the uses added, removed and changed from OLD_TREE to NEW_TREE\n"
+		"  --patch FILE       the same for a unified diff; names from TREE's header\n"
+		"                     (default /usr/include/linux/capability.h) and the diff's\n"
 		"  --threads N        worker threads (default: one per CPU)\n"
 		"  --progress, --no-progress   a progress line on stderr (default: on a TTY)\n"
 		"  -h, --help         this help\n"
@@ -59,6 +67,8 @@ static int parse_args(int argc, char **argv, struct scan_args *a)
 		{ "threads", required_argument, NULL, 'T' },
 		{ "progress", no_argument, NULL, 'p' },
 		{ "no-progress", no_argument, NULL, 'P' },
+		{ "diff", no_argument, NULL, 'd' },
+		{ "patch", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -75,6 +85,8 @@ static int parse_args(int argc, char **argv, struct scan_args *a)
 		case 's': a->sites = 1; break;
 		case 'p': a->progress = 1; break;
 		case 'P': a->progress = 0; break;
+		case 'd': a->diff = 1; break;
+		case 'D': a->patch = optarg; break;
 		case 't':
 			if (!strcmp(optarg, "sites")) {
 				a->table = SCAN_N_TABLES;
@@ -146,6 +158,104 @@ out_free_defs:
 	return ret ? 1 : 0;
 }
 
+static int print_diff(struct srcdiff *d, const struct scan_args *a, const char *old_name,
+		      const char *new_name)
+{
+	char title[8400];
+	int ret;
+
+	if (a->format == FMT_JSON) {
+		ret = srcdiff__json(d, old_name, new_name, stdout);
+	} else if (a->format == FMT_CSV) {
+		ret = srcdiff__csv(d, stdout);
+	} else {
+		if (new_name)
+			snprintf(title, sizeof(title), "%s -> %s", old_name, new_name);
+		else
+			snprintf(title, sizeof(title), "%s", old_name);
+		ret = srcdiff__text(d, title, stdout);
+	}
+	if (ret || fflush(stdout)) {
+		fprintf(stderr, "capaudit scan: cannot write the diff (out of memory, or stdout closed)\n");
+		return 1;
+	}
+	return 0;
+}
+
+/* Loads the names of @tree and scans it; 0 or 1 (the error printed). */
+static int load_and_scan(const char *tree, struct scan_args *a, struct srcscan **ret_scan)
+{
+	struct capdefs *defs;
+	char err[4352];
+
+	if (capdefs__load(tree, &defs, err, sizeof(err)))
+		goto out_err;
+	if (srcscan__tree(tree, defs, &a->opts, ret_scan, err, sizeof(err)))
+		goto out_free_defs;
+	return 0;
+
+out_free_defs:
+	capdefs__free(defs);
+out_err:
+	fprintf(stderr, "capaudit scan: %s\n", err);
+	return 1;
+}
+
+static void free_scan(struct srcscan *s)
+{
+	struct capdefs *defs = (struct capdefs *)srcscan__defs(s);
+
+	srcscan__free(s);
+	capdefs__free(defs);
+}
+
+static int diff_trees(const char *old_tree, const char *new_tree, struct scan_args *a)
+{
+	struct srcscan *o, *n;
+	struct srcdiff *d;
+	int ret = 1;
+
+	a->opts.progress = a->progress < 0 ? isatty(STDERR_FILENO) : a->progress;
+	if (load_and_scan(old_tree, a, &o))
+		return 1;
+	if (load_and_scan(new_tree, a, &n))
+		goto out_free_old;
+	if (srcdiff__scans(o, n, &d)) {
+		fprintf(stderr, "capaudit scan: out of memory comparing %s and %s\n", old_tree, new_tree);
+		goto out_free_new;
+	}
+	ret = print_diff(d, a, old_tree, new_tree);
+	srcdiff__free(d);
+out_free_new:
+	free_scan(n);
+out_free_old:
+	free_scan(o);
+	return ret;
+}
+
+static int diff_patch(const char *patch, const char *tree, struct scan_args *a)
+{
+	struct capdefs *defs;
+	struct srcdiff *d;
+	char err[4352];
+	int ret;
+
+	if (capdefs__load(tree, &defs, err, sizeof(err))) {
+		fprintf(stderr, "capaudit scan: %s\n", err);
+		return 1;
+	}
+	ret = srcdiff__patch(patch, defs, a->opts.headers, &d, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "capaudit scan: %s\n", err);
+		capdefs__free(defs);
+		return 1;
+	}
+	ret = print_diff(d, a, patch, NULL);
+	srcdiff__free(d);
+	capdefs__free(defs);
+	return ret;
+}
+
 int cmd_scan(int argc, char **argv)
 {
 	struct scan_args a = { .table = SCAN_N_TABLES, .progress = -1 };
@@ -154,6 +264,24 @@ int cmd_scan(int argc, char **argv)
 	ret = parse_args(argc, argv, &a);
 	if (ret)
 		return ret < 0 ? 0 : ret;
+	if (a.diff && a.patch) {
+		fprintf(stderr, "capaudit scan: --diff and --patch exclude each other\n");
+		return 2;
+	}
+	if (a.diff) {
+		if (argc - optind != 2) {
+			fprintf(stderr, "capaudit scan: --diff wants two trees: OLD_TREE NEW_TREE\n");
+			return 2;
+		}
+		return diff_trees(argv[optind], argv[optind + 1], &a);
+	}
+	if (a.patch) {
+		if (argc - optind > 1) {
+			fprintf(stderr, "capaudit scan: --patch FILE takes at most one tree (for its names)\n");
+			return 2;
+		}
+		return diff_patch(a.patch, optind < argc ? argv[optind] : "/usr", &a);
+	}
 	if (argc - optind != 1) {
 		fprintf(stderr, "capaudit scan: give one kernel source tree (see 'capaudit scan --help')\n");
 		return 2;

@@ -186,7 +186,8 @@ int scan_report__build(struct scan_report *r, struct srcscan *s, const char *tre
 	if (ret)
 		return ret;
 	for (i = 0; i < SCAN_N_TABLES; i++)
-		qsort(r->tables[i].rows, r->tables[i].n, sizeof(struct scan_row), cmp_row);
+		if (r->tables[i].n)
+			qsort(r->tables[i].rows, r->tables[i].n, sizeof(struct scan_row), cmp_row);
 	return 0;
 }
 

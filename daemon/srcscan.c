@@ -94,6 +94,7 @@ static const char *const helper_patterns[] = {
 	"capable", "ns_capable", "ns_capable_noaudit", "ns_capable_setid", "file_ns_capable",
 	"has_*capability*", "capable_wrt_inode_uidgid", "sockopt_*capable", "netlink_*capable",
 	"sk_*capable", "perfmon_capable", "bpf_capable", "checkpoint_restore_ns_capable*",
+	"*capable_or_sys_admin",	/* kernel/patches: a narrower capability or CAP_SYS_ADMIN */
 };
 
 static void *arena_alloc(struct srcscan *s, size_t len)
@@ -209,10 +210,18 @@ static int srcscan__add_site(struct srcscan *s, const struct srcscan_site *site)
 	return 0;
 }
 
+/* Statements before a '{' at the top of a diff hunk that starts inside a function. */
+static const char *const statements[] = {
+	"if", "for", "while", "switch", "return", "sizeof", "do", "else", "case",
+};
+
 static int is_not_declarator(const char *s, size_t len)
 {
 	size_t i;
 
+	for (i = 0; len <= 6 && i < sizeof(statements) / sizeof(statements[0]); i++)
+		if (!strncmp(statements[i], s, len) && !statements[i][len])
+			return 1;
 	if (len < 6 || (s[0] != '_' && s[0] != 't'))
 		return 0;
 	for (i = 0; i < sizeof(not_declarators) / sizeof(not_declarators[0]); i++)
@@ -232,9 +241,7 @@ static const char *filescan__where(struct filescan *f, char *buf, size_t size)
 		snprintf(buf, size, "%.*s", (int)f->func_len, f->func);
 		return buf;
 	}
-	if (f->depth == 0 && f->outer)
-		return f->outer;
-	return "-";
+	return f->outer ? f->outer : "-";
 }
 
 static int filescan__site(struct filescan *f, const struct ctok_token *tok, int cap)
@@ -392,7 +399,7 @@ static void filescan__punct(struct filescan *f, char ch)
 		if (f->in_dir)
 			break;
 		if (f->depth == 0) {
-			if (f->saw_eq) {
+			if (f->saw_eq && !f->outer) {
 				f->func = f->var;
 				f->func_len = f->var_len;
 			} else {
@@ -464,8 +471,8 @@ static int filescan__token(struct filescan *f, const struct ctok_token *tok)
 	return ret;
 }
 
-int srcscan__buffer(struct srcscan *s, const char *path, const char *buf, size_t len,
-		    const char *function)
+int srcscan__hunk(struct srcscan *s, const char *path, const char *buf, size_t len,
+		  const char *function, unsigned int first_line)
 {
 	struct filescan f = { .s = s, .path = path, .outer = function };
 	struct ctok_token tok;
@@ -473,12 +480,19 @@ int srcscan__buffer(struct srcscan *s, const char *path, const char *buf, size_t
 	int ret;
 
 	ctok__init(&t, buf, len);
+	t.line = first_line;
 	while (ctok__next(&t, &tok) != CTOK_EOF) {
 		ret = filescan__token(&f, &tok);
 		if (ret)
 			return ret;
 	}
 	return 0;
+}
+
+int srcscan__buffer(struct srcscan *s, const char *path, const char *buf, size_t len,
+		    const char *function)
+{
+	return srcscan__hunk(s, path, buf, len, function, 1);
 }
 
 void srcscan__count_file(struct srcscan *s, unsigned long long bytes)
@@ -502,8 +516,8 @@ static int cmp_site(const void *a, const void *b)
 const struct srcscan_site *srcscan__sites(struct srcscan *s, size_t *ret_n)
 {
 	if (!s->sorted) {
-		/* a stable order for equal keys: the scan's own order is by line already */
-		qsort(s->sites, s->n_sites, sizeof(*s->sites), cmp_site);
+		if (s->n_sites)
+			qsort(s->sites, s->n_sites, sizeof(*s->sites), cmp_site);
 		s->sorted = 1;
 	}
 	*ret_n = s->n_sites;
@@ -521,7 +535,8 @@ static int cmp_helper(const void *a, const void *b)
 
 const struct srcscan_helper *srcscan__helpers(struct srcscan *s, size_t *ret_n)
 {
-	qsort(s->helpers, s->n_helpers, sizeof(*s->helpers), cmp_helper);
+	if (s->n_helpers)
+		qsort(s->helpers, s->n_helpers, sizeof(*s->helpers), cmp_helper);
 	*ret_n = s->n_helpers;
 	return s->helpers;
 }

@@ -46,6 +46,9 @@ void srcscan__free(struct srcscan *s);
  */
 int srcscan__buffer(struct srcscan *s, const char *path, const char *buf, size_t len,
 		    const char *function);
+/* The same for text that starts at line @first_line of its file (a diff hunk). */
+int srcscan__hunk(struct srcscan *s, const char *path, const char *buf, size_t len,
+		  const char *function, unsigned int first_line);
 
 /*
  * Scans the tree at @tree.  Returns 0, or a negative errno with a message for

@@ -44,6 +44,12 @@ check "scan: --csv --table capabilities" "CAP_SYS_ADMIN,6,0.5000,6" \
 check "scan: --json is JSON" "12" \
 	"$("$capaudit" scan --json "$fixtures/new" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["sites"]))')"
 
+check "scan --diff: fixture trees" "removed added added added" \
+	"$("$capaudit" scan --diff "$fixtures/diff/a" "$fixtures/diff/b" | awk '/^(added|removed|changed) / { printf "%s%s", s, $1; s = " " }')"
+check "scan --patch: the same change as a diff" "CAP_SYS_ADMIN,2,1,0,1" \
+	"$("$capaudit" scan --patch "$fixtures/ab.diff" "$fixtures/diff/a" --json |
+	   python3 -c 'import json,sys; c = [x for x in json.load(sys.stdin)["capabilities"] if x["capability"] == "CAP_SYS_ADMIN"][0]; print(",".join(str(c[k]) for k in ("capability", "added", "removed", "moved_in", "moved_out")))')"
+
 err=$("$capaudit" scan "$fixtures/malformed" 2>&1 >/dev/null); rc=$?
 check "scan: malformed header: exit 1, message names the file" \
 	"1 yes" "$rc $(grep -q 'malformed/include/uapi/linux/capability.h:3: CAP_DAC_OVERRIDE' <<<"$err" && echo yes || echo "no: $err")"
@@ -66,4 +72,23 @@ check "scan: Debian 6.1 tree: names files uses SYS_ADMIN" "41 32004 1451 640" \
 	"$("$capaudit" scan --no-progress "$tree" | summary)"
 check "scan: Debian 6.1 tree, --article-filter" "41 9139 892 338" \
 	"$("$capaudit" scan --no-progress --article-filter "$tree" | summary)"
+
+# The patched build tree against the pristine one: the same net change per
+# capability as the series applied to it (vm/build-kernel keeps a copy) read
+# as diffs.
+patched=${CAPAUDIT_PATCHED_TREE:-/var/cache/capaudit/src-6.1.192-3}
+if [ ! -r "$patched/include/uapi/linux/capability.h" ]; then
+	skip "scan --diff: pristine vs patched 6.1 tree (no patched tree: run 'make kernel')"
+	exit $failed
+fi
+net_per_cap() {
+	python3 -c 'import json,sys; print(" ".join(sorted("%s%+d" % (c["capability"], c["net"]) for c in json.load(sys.stdin)["capabilities"] if c["net"])) or "none")'
+}
+series=$patched/.capaudit-applied
+from_tree=$("$capaudit" scan --no-progress --json --diff "$tree" "$patched" | net_per_cap)
+all=$(mktemp); trap 'rm -f "$all"' EXIT
+grep -v '^#' "$series/series" | while read -r p _; do [ -z "$p" ] || cat "$series/$p"; done >"$all"
+from_patches=$("$capaudit" scan --json --patch "$all" "$tree" | net_per_cap)
+check "scan --diff: pristine vs patched 6.1 tree agrees with --patch on the applied series" \
+	"$from_patches" "$from_tree"
 exit $failed
