@@ -17,7 +17,7 @@ ARCH      := x86
 PREFIX    ?= /usr/local
 
 CFLAGS    ?= -O2 -g
-CFLAGS    += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -I$(BUILD) -Ibpf -Idaemon
+ALL_CFLAGS = $(CFLAGS) -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -I$(BUILD) -Ibpf -Idaemon
 LDLIBS    := -Wl,-Bstatic -lbpf -lelf -lz -lzstd -lsqlite3 -Wl,-Bdynamic -ljson-c -lcap -lsystemd -lpthread -lm -ldl
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I$(BUILD) -Ibpf
 
@@ -30,7 +30,12 @@ PROG_SRCS   := $(sort $(wildcard tests/progs/*.c))
 PROG_BINS   := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(PROG_SRCS))
 DEPS_STAMP  := $(BUILD)/.deps
 
-.PHONY: all progs deps kernel demo test check vmtest checkpatch clean install uninstall lint
+# The same unit tests built with clang under AddressSanitizer + UBSan
+ASAN_BUILD  := $(BUILD)/asan
+ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+ASAN_BINS   := $(patsubst tests/unit/%.c,$(ASAN_BUILD)/tests/%,$(UNIT_SRCS))
+
+.PHONY: all asan-bins progs deps kernel demo test check vmtest checkpatch clean install uninstall lint
 
 all: $(BUILD)/capaudit
 
@@ -55,29 +60,32 @@ $(BUILD)/syscall_names.h: scripts/gen-syscall-names | $(DEPS_STAMP)
 
 $(BUILD)/obj/%.o: daemon/%.c $(wildcard daemon/*.h) bpf/capaudit.h $(BUILD)/capaudit.skel.h $(BUILD)/syscall_names.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/libcapaudit.a: $(LIB_OBJS)
 	ar rcs $@ $^
 
 $(BUILD)/capaudit: $(BUILD)/obj/main.o $(BUILD)/libcapaudit.a
-	$(CC) $(CFLAGS) $(BUILD)/obj/main.o -Wl,--whole-archive $(BUILD)/libcapaudit.a \
+	$(CC) $(ALL_CFLAGS) $(BUILD)/obj/main.o -Wl,--whole-archive $(BUILD)/libcapaudit.a \
 		-Wl,--no-whole-archive $(LDLIBS) -o $@
 
 # Host unit tests (cmocka), each linked against the daemon's library.
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libcapaudit.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< $(BUILD)/libcapaudit.a $(LDLIBS) -lcmocka -o $@
+	$(CC) $(ALL_CFLAGS) $< $(BUILD)/libcapaudit.a $(LDLIBS) -lcmocka -o $@
 
 # Small programs the guest tests run (one operation, a burst of checks, ...)
 $(BUILD)/progs/%: tests/progs/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< -o $@ -lcap -lpthread
+	$(CC) $(ALL_CFLAGS) $< -o $@ -lcap -lpthread
 
 progs: $(PROG_BINS)
 
-check: $(BUILD)/capaudit $(UNIT_BINS)
-	@tests/run --unit $(UNIT_BINS) --scripts tests/build-kernel/run.sh
+asan-bins:
+	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CC=clang CFLAGS="$(ASAN_CFLAGS)" $(ASAN_BINS)
+
+check: $(BUILD)/capaudit $(UNIT_BINS) asan-bins
+	@tests/run --unit $(UNIT_BINS) $(ASAN_BINS) --scripts tests/build-kernel/run.sh
 
 kernel: | $(DEPS_STAMP)
 	@vm/build-kernel
@@ -88,8 +96,8 @@ vmtest: $(BUILD)/capaudit $(PROG_BINS) kernel
 demo: $(BUILD)/capaudit $(PROG_BINS) kernel
 	@scripts/demo
 
-test: $(BUILD)/capaudit $(UNIT_BINS) $(PROG_BINS) kernel
-	@tests/run --unit $(UNIT_BINS) --scripts tests/build-kernel/run.sh --vm
+test: $(BUILD)/capaudit $(UNIT_BINS) asan-bins $(PROG_BINS) kernel
+	@tests/run --unit $(UNIT_BINS) $(ASAN_BINS) --scripts tests/build-kernel/run.sh --vm
 
 checkpatch: | $(DEPS_STAMP)
 	@scripts/checkpatch
