@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * agg.c: count capability checks by key in open-addressing hash tables
- * (FNV-1a, linear probing), with every string interned once.  A known key
+ * (linear probing), with every string interned once.  A known key
  * costs one hash over its fields and one probe; only a new key allocates.
  * Keys, strings and stacks live in arrays that grow up to the limits and are
  * compacted by agg__reset_deltas(), which forgets what an interval did not use.
@@ -16,7 +16,7 @@
 #define NONE		0xffffffffu	/* no index; a NULL string in a key */
 #define MIN_SLOTS	64
 #define NR_KEY_STRS	4		/* call_site, syscall, workload, comm */
-#define FNV_OFFSET	0xcbf29ce484222325ull
+#define FNV_OFFSET	0xcbf29ce484222325ull	/* also the seed of the in-memory hash */
 #define FNV_PRIME	0x100000001b3ull
 
 /* A slot of a table: the entry's index + 1 (0: free) and its hash's high half */
@@ -91,14 +91,33 @@ static __u64 fnv1a(__u64 h, const void *data, size_t len)
 	return h;
 }
 
-/* A string and its terminator; NULL hashes as one byte 0xff */
-static __u64 fnv1a_str(__u64 h, const char *s)
+/*
+ * The in-memory hash of keys and strings, which no file keeps: a word at a
+ * time (a multiply and a shift per 8 bytes), where FNV-1a would take a
+ * multiply per byte.  The tail word carries the string's length; NULL
+ * mixes in a value no string's tail word has (a length of 255).
+ */
+static inline __u64 mix(__u64 h, __u64 v)
 {
-	static const unsigned char null_mark = 0xff;
+	h = (h ^ v) * 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 29);
+}
+
+static __u64 hash_str(__u64 h, const char *s)
+{
+	__u64 v = 0;
+	size_t len;
 
 	if (!s)
-		return fnv1a(h, &null_mark, 1);
-	return fnv1a(h, s, strlen(s) + 1);
+		return mix(h, 0xffull << 56);
+	len = strlen(s);
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&v, s, 8);
+		h = mix(h, v);
+	}
+	v = 0;
+	memcpy(&v, s, len);
+	return mix(h, v | (__u64)len << 56);
 }
 
 static __u32 pow2_at_least(__u64 n)
@@ -289,7 +308,7 @@ static int str_intern(struct agg *agg, const char *s, __u32 *ret_idx)
 	*ret_idx = NONE;
 	if (!s)
 		return 0;
-	h = fnv1a_str(FNV_OFFSET, s);
+	h = hash_str(FNV_OFFSET, s);
 	pos = h & agg->str_slots.mask;
 	while ((i = slots__next(&agg->str_slots, h, &pos)) != NONE) {
 		if (agg->strs[i].hash == h && !strcmp(agg->strs[i].s, s)) {
@@ -322,13 +341,13 @@ static void check_strs(const struct check *c, const char *strs[NR_KEY_STRS])
 
 static __u64 key_hash(const struct check *c, const char *const strs[NR_KEY_STRS])
 {
-	__u32 ints[3] = { c->cap, c->granted, c->audit };
-	__u64 h = fnv1a(FNV_OFFSET, ints, sizeof(ints));
+	__u64 h = mix(FNV_OFFSET, (__u64)c->cap << 32 | c->granted);
 	int i;
 
-	h = fnv1a(h, &c->stack_hash, sizeof(c->stack_hash));
+	h = mix(h, (__u64)c->audit);
+	h = mix(h, c->stack_hash);
 	for (i = 0; i < NR_KEY_STRS; i++)
-		h = fnv1a_str(h, strs[i]);
+		h = hash_str(h, strs[i]);
 	return h;
 }
 
