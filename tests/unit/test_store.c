@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <sqlite3.h>
@@ -570,6 +572,60 @@ static void test_overflow_stored(void **state)
 	agg__free(agg);
 }
 
+/* A recorder killed with a WAL not checkpointed: the next open reads its
+ * committed flushes through the WAL, and the file is sound */
+static void test_reopen_after_kill(void **state)
+{
+	struct fixture *fx = *state;
+	struct check c = mk(T0, 21, 1, "do_mount", "mount", "m", 0);
+	__u64 k[CAPAUDIT_CNT_NR] = { 9, 1, 0, 0 };
+	struct store *st;
+	struct rows r;
+	sqlite3 *db;
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct agg *agg = agg__new(NULL);
+
+		if (!agg || store__open(fx->path, true, &st))
+			_exit(1);
+		for (int i = 0; i < 2; i++) {
+			if (agg__add(agg, &c) || agg__add(agg, &c) ||
+			    store__flush(st, agg, k, NULL))
+				_exit(1);
+			agg__reset_deltas(agg);
+		}
+		/* a third interval, counted but never flushed */
+		agg__add(agg, &c);
+		raise(SIGKILL);
+		_exit(1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	assert_true(exists("%s-wal", fx->path));
+
+	st = open_ok(fx->path, true);
+	read_rows(st, NULL, &r);
+	assert_int_equal(r.nr, 1);
+	assert_int_equal(r.row[0].count, 4);
+	assert_losses(st, 9, 1, 0, 0);
+	store__close(st);
+	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	{
+		sqlite3_stmt *q;
+
+		assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &q, NULL),
+				 SQLITE_OK);
+		assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+		assert_string_equal((const char *)sqlite3_column_text(q, 0), "ok");
+		sqlite3_finalize(q);
+	}
+	sqlite3_close(db);
+}
+
 struct pair_seen {
 	int nr;
 	__u64 times;
@@ -632,6 +688,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_filters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_overflow_stored, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fallbacks_persist, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reopen_after_kill, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
