@@ -14,5 +14,6 @@ int cmd_record(int argc, char **argv) __attribute__((weak));
 int cmd_report(int argc, char **argv) __attribute__((weak));
 int cmd_profile(int argc, char **argv) __attribute__((weak));
 int cmd_advise(int argc, char **argv) __attribute__((weak));
+int cmd_merge(int argc, char **argv) __attribute__((weak));
 
 #endif

@@ -17,6 +17,7 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "tables of the recorded checks" },
 	{ "profile", cmd_profile, "the capabilities a workload really needs" },
 	{ "advise", cmd_advise, "which CAP_SYS_ADMIN call sites could use a narrower capability" },
+	{ "merge", cmd_merge, "merge JSON reports from many hosts into one" },
 	{ "scan", cmd_scan, "count capability uses in a kernel source tree" },
 };
 
