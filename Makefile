@@ -58,9 +58,12 @@ $(BUILD)/syscall_names.h: scripts/gen-syscall-names | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)
 	scripts/gen-syscall-names > $@
 
-$(BUILD)/obj/%.o: daemon/%.c $(wildcard daemon/*.h) bpf/capaudit.h $(BUILD)/capaudit.skel.h $(BUILD)/syscall_names.h
+# -MMD: each object depends on the headers it really includes
+$(BUILD)/obj/%.o: daemon/%.c $(BUILD)/capaudit.skel.h $(BUILD)/syscall_names.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+-include $(wildcard $(BUILD)/obj/*.d)
 
 $(BUILD)/libcapaudit.a: $(LIB_OBJS)
 	ar rcs $@ $^

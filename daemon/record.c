@@ -34,6 +34,7 @@
 #include "fallback.h"
 #include "ksyms.h"
 #include "loader.h"
+#include "promfile.h"
 #include "recordopts.h"
 #include "rules.h"
 #include "stacks.h"
@@ -138,6 +139,12 @@ static int flush(struct recorder *r)
 		fprintf(stderr, "capaudit: the store %s is written again\n", r->o.store_path);
 	r->flush_errno = 0;
 	agg__reset_deltas(r->agg);
+	if (r->o.prometheus_dir) {
+		err = promfile__write(r->o.prometheus_dir, r->store);
+		if (err)
+			fprintf(stderr, "capaudit: cannot write %s/capaudit.prom: %s\n",
+				r->o.prometheus_dir, strerror(-err));
+	}
 	sd_notifyf(0, "STATUS=%llu checks recorded, %llu lost (ring buffer full)",
 		   (unsigned long long)cnt[CAPAUDIT_CNT_SEEN],
 		   (unsigned long long)cnt[CAPAUDIT_CNT_LOST_RINGBUF]);
