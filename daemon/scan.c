@@ -25,6 +25,7 @@ struct scan_args {
 	int sites;		/* text: list the call sites */
 	int progress;		/* -1: on a TTY */
 	int diff;		/* --diff OLD NEW */
+	int maintainers;	/* --maintainers */
 	const char *patch;	/* --patch FILE */
 };
 
@@ -45,6 +46,7 @@ static void usage(FILE *out)
 		"  --csv              CSV: the call sites, or the table --table names\n"
 		"  --table NAME       capabilities, directories, subsystems, helpers or sites\n"
 		"  --sites            text: list every call site after the tables\n"
+		"  --maintainers      who to ask: each site's MAINTAINERS sections (F:/N:/X:/K:)\n"
 		"  --diff             the uses added, removed and changed from OLD_TREE to NEW_TREE\n"
 		"  --patch FILE       the same for a unified diff; names from TREE's header\n"
 		"                     (default /usr/include/linux/capability.h) and the diff's\n"
@@ -68,6 +70,7 @@ static int parse_args(int argc, char **argv, struct scan_args *a)
 		{ "progress", no_argument, NULL, 'p' },
 		{ "no-progress", no_argument, NULL, 'P' },
 		{ "diff", no_argument, NULL, 'd' },
+		{ "maintainers", no_argument, NULL, 'm' },
 		{ "patch", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -86,6 +89,7 @@ static int parse_args(int argc, char **argv, struct scan_args *a)
 		case 'p': a->progress = 1; break;
 		case 'P': a->progress = 0; break;
 		case 'd': a->diff = 1; break;
+		case 'm': a->maintainers = 1; break;
 		case 'D': a->patch = optarg; break;
 		case 't':
 			if (!strcmp(optarg, "sites")) {
@@ -120,6 +124,7 @@ static int parse_args(int argc, char **argv, struct scan_args *a)
 
 static int scan_tree(const char *tree, struct scan_args *a)
 {
+	struct maintainers *maint = NULL;
 	struct scan_report report;
 	struct capdefs *defs;
 	struct srcscan *scan;
@@ -132,12 +137,19 @@ static int scan_tree(const char *tree, struct scan_args *a)
 		return 1;
 	}
 	a->opts.progress = a->progress < 0 ? isatty(STDERR_FILENO) : a->progress;
+	if (a->maintainers && maintainers__load(tree, &maint, err, sizeof(err))) {
+		fprintf(stderr, "capaudit scan: %s\n", err);
+		ret = 1;
+		goto out_free_defs;
+	}
 	ret = srcscan__tree(tree, defs, &a->opts, &scan, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "capaudit scan: %s\n", err);
-		goto out_free_defs;
+		goto out_free_maint;
 	}
 	ret = scan_report__build(&report, scan, tree, &a->opts);
+	if (!ret && maint)
+		ret = scan_report__maintainers(&report, maint);
 	if (!ret) {
 		if (a->format == FMT_JSON)
 			ret = scan_report__json(&report, stdout);
@@ -153,6 +165,8 @@ static int scan_tree(const char *tree, struct scan_args *a)
 			tree);
 	scan_report__free(&report);
 	srcscan__free(scan);
+out_free_maint:
+	maintainers__free(maint);
 out_free_defs:
 	capdefs__free(defs);
 	return ret ? 1 : 0;

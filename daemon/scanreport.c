@@ -191,9 +191,41 @@ int scan_report__build(struct scan_report *r, struct srcscan *s, const char *tre
 	return 0;
 }
 
+int scan_report__maintainers(struct scan_report *r, struct maintainers *m)
+{
+	size_t i;
+	int ret;
+
+	r->maint = m;
+	r->site_sections = calloc(r->n_sites + 1, sizeof(*r->site_sections));
+	r->site_n_sections = calloc(r->n_sites + 1, sizeof(*r->site_n_sections));
+	if (!r->site_sections || !r->site_n_sections)
+		return -ENOMEM;
+	for (i = 0; i < r->n_sites; i++) {
+		if (i && !strcmp(r->sites[i].file, r->sites[i - 1].file)) {
+			r->site_sections[i] = r->site_sections[i - 1];
+			r->site_n_sections[i] = r->site_n_sections[i - 1];
+			continue;
+		}
+		ret = maintainers__for_file(m, r->sites[i].file, &r->site_sections[i],
+					    &r->site_n_sections[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 void scan_report__free(struct scan_report *r)
 {
 	size_t i, j;
+
+	for (i = 0; r->site_sections && i < r->n_sites; i++)
+		if (!i || r->site_sections[i] != r->site_sections[i - 1])
+			free(r->site_sections[i]);
+	free(r->site_sections);
+	free(r->site_n_sections);
+	r->site_sections = NULL;
+	r->site_n_sections = NULL;
 
 	for (i = 0; i < SCAN_N_TABLES; i++) {
 		for (j = 0; j < r->tables[i].n; j++)
@@ -237,6 +269,66 @@ static void text_table(const struct scan_report *r, FILE *out, const struct scan
 	}
 }
 
+static void text_section(FILE *out, const struct maint_section *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n_maintainers; i++)
+		fprintf(out, "%14sM: %s\n", "", s->maintainers[i]);
+	for (i = 0; i < s->n_reviewers; i++)
+		fprintf(out, "%14sR: %s\n", "", s->reviewers[i]);
+	for (i = 0; i < s->n_lists; i++)
+		fprintf(out, "%14sL: %s\n", "", s->lists[i]);
+}
+
+static int cmp_count(const void *a, const void *b)
+{
+	const struct scan_row *x = a, *y = b;
+
+	if (x->uses != y->uses)
+		return x->uses > y->uses ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* The most specific section of each CAP_SYS_ADMIN use, counted, with whom to write to. */
+static int text_who(const struct scan_report *r, FILE *out)
+{
+	struct scan_table t = { 0 };
+	const struct maint_section *cc;
+	size_t i, j;
+	int ret = 0;
+
+	for (i = 0; !ret && i < r->n_sites; i++)
+		if (r->sites[i].cap == r->sys_admin)
+			ret = table__count(&t, r->site_n_sections[i] ? r->site_sections[i][0]->name
+								  : "(no section)", 1);
+	if (ret)
+		goto out_free_rows;
+	if (t.n)
+		qsort(t.rows, t.n, sizeof(*t.rows), cmp_count);
+	fprintf(out, "\nwho to ask about the CAP_SYS_ADMIN uses (their most specific MAINTAINERS section):\n");
+	fprintf(out, "%7s  %s\n", "uses", "section");
+	for (i = 0; i < t.n; i++) {
+		fprintf(out, "%7lu  %s\n", t.rows[i].uses, t.rows[i].name);
+		for (j = 0; j < r->n_sites; j++) {
+			if (r->site_n_sections[j] && !strcmp(r->site_sections[j][0]->name, t.rows[i].name)) {
+				text_section(out, r->site_sections[j][0]);
+				break;
+			}
+		}
+	}
+	cc = maintainers__section(r->maint, SCAN_SPLIT_CC);
+	if (cc) {
+		fprintf(out, "%7s  always cc'd about a split: %s\n", "", SCAN_SPLIT_CC);
+		text_section(out, cc);
+	}
+out_free_rows:
+	for (i = 0; i < t.n; i++)
+		free(t.rows[i].name);
+	free(t.rows);
+	return ret;
+}
+
 int scan_report__text(const struct scan_report *r, FILE *out, int with_sites)
 {
 	size_t i;
@@ -249,13 +341,19 @@ int scan_report__text(const struct scan_report *r, FILE *out, int with_sites)
 		pct(r->sys_admin_uses, r->uses));
 	for (i = 0; i < SCAN_N_TABLES; i++)
 		text_table(r, out, &r->tables[i]);
+	if (r->maint && text_who(r, out))
+		return -ENOMEM;
 	if (with_sites) {
-		fprintf(out, "\ncall sites (file:line function capability helper):\n");
+		fprintf(out, "\ncall sites (file:line function capability helper%s):\n",
+			r->maint ? " [MAINTAINERS section]" : "");
 		for (i = 0; i < r->n_sites; i++) {
 			const struct srcscan_site *s = &r->sites[i];
 
-			fprintf(out, "%s:%u %s %s %s\n", s->file, s->line, s->function,
+			fprintf(out, "%s:%u %s %s %s", s->file, s->line, s->function,
 				capdefs__name(r->defs, s->cap), s->helper ? s->helper : "-");
+			if (r->maint && r->site_n_sections[i])
+				fprintf(out, " [%s]", r->site_sections[i][0]->name);
+			fputc('\n', out);
 		}
 	}
 	return ferror(out) ? -EIO : 0;
@@ -299,6 +397,53 @@ json_object *scan_report__json_site(const struct capdefs *defs, const struct src
 	return o;
 }
 
+static json_object *json_strings(const char *const *v, size_t n)
+{
+	json_object *arr = json_object_new_array();
+	size_t i;
+
+	for (i = 0; arr && i < n; i++)
+		json_object_array_add(arr, json_object_new_string(v[i]));
+	return arr;
+}
+
+static void json_add_section(json_object *sections, const struct maint_section *s)
+{
+	json_object *o;
+
+	if (json_object_object_get_ex(sections, s->name, NULL))
+		return;
+	o = json_object_new_object();
+	json_object_object_add(o, "maintainers", json_strings(s->maintainers, s->n_maintainers));
+	json_object_object_add(o, "reviewers", json_strings(s->reviewers, s->n_reviewers));
+	json_object_object_add(o, "lists", json_strings(s->lists, s->n_lists));
+	json_object_object_add(o, "status", s->status ? json_object_new_string(s->status) : NULL);
+	json_object_object_add(sections, s->name, o);
+}
+
+/* Each site's sections by name, and the sections themselves once. */
+static void json_maintainers(const struct scan_report *r, json_object *root, json_object *sites)
+{
+	json_object *sections = json_object_new_object();
+	const struct maint_section *cc;
+	size_t i, j;
+
+	for (i = 0; i < r->n_sites; i++) {
+		json_object *names = json_object_new_array();
+
+		for (j = 0; j < r->site_n_sections[i]; j++) {
+			json_object_array_add(names, json_object_new_string(r->site_sections[i][j]->name));
+			json_add_section(sections, r->site_sections[i][j]);
+		}
+		json_object_object_add(json_object_array_get_idx(sites, i), "maintainers", names);
+	}
+	cc = maintainers__section(r->maint, SCAN_SPLIT_CC);
+	if (cc)
+		json_add_section(sections, cc);
+	json_object_object_add(root, "split_cc", cc ? json_object_new_string(cc->name) : NULL);
+	json_object_object_add(root, "sections", sections);
+}
+
 int scan_report__json(const struct scan_report *r, FILE *out)
 {
 	json_object *root = json_object_new_object();
@@ -321,6 +466,8 @@ int scan_report__json(const struct scan_report *r, FILE *out)
 	sites = json_object_new_array();
 	for (i = 0; i < r->n_sites; i++)
 		json_object_array_add(sites, scan_report__json_site(r->defs, &r->sites[i]));
+	if (r->maint)
+		json_maintainers(r, root, sites);
 	json_object_object_add(root, "sites", sites);
 	fprintf(out, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 								   JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -345,13 +492,36 @@ void scan_report__csv_field(FILE *out, const char *s, int last)
 	fputc(last ? '\n' : ',', out);
 }
 
+/* The sections of a site as one field, "A;B;C". */
+static void csv_sections(FILE *out, const struct maint_section **s, size_t n)
+{
+	size_t i, len = 1;
+	char *buf;
+
+	for (i = 0; i < n; i++)
+		len += strlen(s[i]->name) + 1;
+	buf = malloc(len);
+	if (!buf) {
+		fputs("\n", out);
+		return;
+	}
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		strcat(buf, s[i]->name);
+		if (i + 1 < n)
+			strcat(buf, ";");
+	}
+	scan_report__csv_field(out, buf, 1);
+	free(buf);
+}
+
 int scan_report__csv(const struct scan_report *r, FILE *out, int table)
 {
 	const struct scan_table *t;
 	size_t i;
 
 	if (table == SCAN_N_TABLES) {
-		fprintf(out, "file,line,function,capability,helper\n");
+		fprintf(out, "file,line,function,capability,helper%s\n", r->maint ? ",sections" : "");
 		for (i = 0; i < r->n_sites; i++) {
 			const struct srcscan_site *s = &r->sites[i];
 
@@ -359,7 +529,9 @@ int scan_report__csv(const struct scan_report *r, FILE *out, int table)
 			fprintf(out, "%u,", s->line);
 			scan_report__csv_field(out, s->function, 0);
 			scan_report__csv_field(out, capdefs__name(r->defs, s->cap), 0);
-			scan_report__csv_field(out, s->helper ? s->helper : "", 1);
+			scan_report__csv_field(out, s->helper ? s->helper : "", !r->maint);
+			if (r->maint)
+				csv_sections(out, r->site_sections[i], r->site_n_sections[i]);
 		}
 		return ferror(out) ? -EIO : 0;
 	}

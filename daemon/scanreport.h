@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "maintainers.h"
 #include "srcscan.h"
 
 struct scan_row {
@@ -47,11 +48,21 @@ struct scan_report {
 	const struct srcscan_site *sites;
 	size_t n_sites;
 	const struct capdefs *defs;
+	/* --maintainers: each site's MAINTAINERS sections, most specific first */
+	struct maintainers *maint;
+	const struct maint_section ***site_sections;	/* shared by a file's sites */
+	size_t *site_n_sections;
 };
+
+/* The section always cc'd about a split of CAP_SYS_ADMIN (Kerrisk's article). */
+#define SCAN_SPLIT_CC "CAPABILITIES"
 
 int scan_report__build(struct scan_report *r, struct srcscan *s, const char *tree,
 		       const struct srcscan_opts *opts);
 void scan_report__free(struct scan_report *r);
+
+/* Attributes every site to its MAINTAINERS sections (@m stays the caller's). */
+int scan_report__maintainers(struct scan_report *r, struct maintainers *m);
 
 /* Finds a table by name ("capabilities", ...); -1 when unknown. */
 int scan_report__table_id(const char *name);
