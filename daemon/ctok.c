@@ -172,7 +172,7 @@ static enum ctok_kind emit(struct ctok_token *tok, enum ctok_kind kind, const ch
 	return kind;
 }
 
-enum ctok_kind ctok__next(struct ctok *t, struct ctok_token *ret_tok)
+static inline enum ctok_kind next_token(struct ctok *t, struct ctok_token *ret_tok)
 {
 	const char *p = t->p;
 	const char *end = t->end;
@@ -184,7 +184,9 @@ enum ctok_kind ctok__next(struct ctok *t, struct ctok_token *ret_tok)
 
 		switch (cls[c]) {
 		case C_BLANK:
-			p++;
+			do
+				p++;
+			while (p < end && cls[(unsigned char)*p] == C_BLANK);
 			continue;
 		case C_NL:
 			s = p++;
@@ -267,4 +269,9 @@ enum ctok_kind ctok__next(struct ctok *t, struct ctok_token *ret_tok)
 		return emit(ret_tok, CTOK_DIRECTIVE_END, end, 0, t->line);
 	}
 	return emit(ret_tok, CTOK_EOF, end, 0, t->line);
+}
+
+enum ctok_kind ctok__next(struct ctok *t, struct ctok_token *ret_tok)
+{
+	return next_token(t, ret_tok);
 }

@@ -51,6 +51,8 @@ static void usage(FILE *out)
 		"  --patch FILE       the same for a unified diff; names from TREE's header\n"
 		"                     (default /usr/include/linux/capability.h) and the diff's\n"
 		"  --threads N        worker threads (default: one per CPU)\n"
+		"  --io MODE          read (the default: one growing buffer per thread), auto\n"
+		"                     (read small files, map large ones), mmap or mmap-populate\n"
 		"  --progress, --no-progress   a progress line on stderr (default: on a TTY)\n"
 		"  -h, --help         this help\n"
 		"\n"
@@ -71,6 +73,7 @@ static int parse_args(int argc, char **argv, struct scan_args *a)
 		{ "no-progress", no_argument, NULL, 'P' },
 		{ "diff", no_argument, NULL, 'd' },
 		{ "maintainers", no_argument, NULL, 'm' },
+		{ "io", required_argument, NULL, 'I' },
 		{ "patch", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -90,6 +93,21 @@ static int parse_args(int argc, char **argv, struct scan_args *a)
 		case 'P': a->progress = 0; break;
 		case 'd': a->diff = 1; break;
 		case 'm': a->maintainers = 1; break;
+		case 'I':
+			if (!strcmp(optarg, "auto")) {
+				a->opts.io = SRCSCAN_IO_AUTO;
+			} else if (!strcmp(optarg, "read")) {
+				a->opts.io = SRCSCAN_IO_READ;
+			} else if (!strcmp(optarg, "mmap")) {
+				a->opts.io = SRCSCAN_IO_MMAP;
+			} else if (!strcmp(optarg, "mmap-populate")) {
+				a->opts.io = SRCSCAN_IO_MMAP_POPULATE;
+			} else {
+				fprintf(stderr, "capaudit scan: --io wants auto, read, mmap or mmap-populate, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
 		case 'D': a->patch = optarg; break;
 		case 't':
 			if (!strcmp(optarg, "sites")) {

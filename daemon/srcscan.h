@@ -25,11 +25,20 @@ struct srcscan_helper {
 	unsigned long calls;
 };
 
+/* How files are read: benchmarks compare these (docs/benchmarks.md). */
+enum srcscan_io {
+	SRCSCAN_IO_READ,		/* read() everything into one growing buffer */
+	SRCSCAN_IO_AUTO,		/* read() small files, mmap() large ones */
+	SRCSCAN_IO_MMAP,		/* mmap() everything */
+	SRCSCAN_IO_MMAP_POPULATE,	/* mmap(MAP_POPULATE) everything */
+};
+
 struct srcscan_opts {
 	int headers;		/* .h files too */
 	int article_filter;	/* no drivers/; of arch/ only x86 (i386, x86_64) */
 	int threads;		/* 0: one per online CPU */
 	int progress;		/* a progress line on stderr */
+	enum srcscan_io io;
 };
 
 /* A growing set of results: the sites and helper calls of some files. */

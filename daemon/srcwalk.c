@@ -24,7 +24,7 @@
 #include "srcscan.h"
 #include "srcscan_int.h"
 
-#define READ_MAX	(64 * 1024)	/* smaller files are read, larger ones mapped */
+#define READ_MIN	(64 * 1024)	/* the read buffer's first size */
 #define MAX_THREADS	64
 
 struct walker {
@@ -50,26 +50,55 @@ struct worker {
 	struct walker *w;
 	pthread_t thread;
 	struct srcscan *scan;
-	char *buf;			/* READ_MAX bytes for small files */
+	char *buf;			/* for read(): grows to the largest file */
+	size_t buf_size;
 	unsigned long files;
 	unsigned long long bytes;
 	int error;
 };
 
-static int scalar_interest(const char *p, size_t n)
+static int is_ident_char(char c)
+{
+	return c == '_' || (unsigned)((c | 0x20) - 'a') < 26u || (unsigned)(c - '0') < 10u;
+}
+
+/*
+ * Is the "capab" at p[at] inside the name of a capable()-family helper that
+ * is called: followed by '(' after blanks?  Comments and strings are not
+ * told apart here: a false yes only costs a tokenization.
+ */
+static int helper_call_at(const char *p, size_t n, size_t at)
+{
+	size_t s = at, e = at;
+
+	while (s > 0 && is_ident_char(p[s - 1]))
+		s--;
+	while (e < n && is_ident_char(p[e]))
+		e++;
+	if (!srcscan__is_helper(p + s, e - s))
+		return 0;
+	while (e < n && (p[e] == ' ' || p[e] == '\t' || p[e] == '\n'))
+		e++;
+	return e < n && p[e] == '(';
+}
+
+static int scalar_interest(const char *p, size_t n, size_t from)
 {
 	size_t i;
 
-	for (i = 0; i + 4 <= n; i++) {
+	for (i = from; i + 4 <= n; i++) {
 		if (p[i] == 'C' && !memcmp(p + i, "CAP_", 4))
 			return 1;
-		if (p[i] == 'c' && i + 5 <= n && !memcmp(p + i, "capab", 5))
+		if (p[i] == 'c' && i + 5 <= n && !memcmp(p + i, "capab", 5) && helper_call_at(p, n, i))
 			return 1;
 	}
 	return 0;
 }
 
-/* Does p[0..n) hold "CAP_" or "capab"? */
+/*
+ * Can p[0..n) hold a use or a helper call?  It must hold "CAP_", or a
+ * helper's name followed by '('.  Most files hold neither: 16 bytes at a time.
+ */
 static int has_interest(const char *p, size_t n)
 {
 #ifdef __SSE2__
@@ -93,17 +122,17 @@ static int has_interest(const char *p, size_t n)
 			return 1;
 		m = _mm_movemask_epi8(lo);
 		while (m) {
-			if (p[i + __builtin_ctz(m) + 4] == 'b')
+			size_t at = i + __builtin_ctz(m);
+
+			if (p[at + 4] == 'b' && helper_call_at(p, n, at))
 				return 1;
 			m &= m - 1;
 		}
 	}
-	/* the tail, overlapping the last 4 bytes already seen */
-	if (i >= 4)
-		i -= 4;
-	return scalar_interest(p + i, n - i);
+	/* the tail: from the first position not tried as a start */
+	return scalar_interest(p, n, i);
 #else
-	return scalar_interest(p, n);
+	return scalar_interest(p, n, 0);
 #endif
 }
 
@@ -118,41 +147,80 @@ static void walker__fail(struct walker *w, int error, const char *rel, const cha
 	pthread_mutex_unlock(&w->lock);
 }
 
-static int worker__file(struct worker *wk, int dirfd, const char *name, const char *path)
+/*
+ * Reads a whole file into the worker's buffer, grown as needed.  A short read
+ * of a regular file is its end: one read() per file, no fstat().
+ */
+static int worker__read(struct worker *wk, int fd, size_t *ret_size)
+{
+	size_t off = 0, want;
+	ssize_t got;
+	char *buf;
+
+	for (;;) {
+		if (off == wk->buf_size) {
+			buf = realloc(wk->buf, 2 * wk->buf_size);
+			if (!buf)
+				return -ENOMEM;
+			wk->buf = buf;
+			wk->buf_size *= 2;
+		}
+		want = wk->buf_size - off;
+		got = read(fd, wk->buf + off, want);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		off += got;
+		if ((size_t)got < want)
+			break;
+	}
+	*ret_size = off;
+	return 0;
+}
+
+/* Maps a whole file (--io mmap, mmap-populate, or auto for a large file). */
+static int worker__map(struct worker *wk, int fd, char **ret_p, size_t *ret_size)
 {
 	struct stat st;
-	ssize_t got;
-	size_t size, off;
 	char *p;
-	int fd, ret = 0;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (!st.st_size || (wk->w->opts->io == SRCSCAN_IO_AUTO && (size_t)st.st_size <= READ_MIN)) {
+		int ret = worker__read(wk, fd, ret_size);
+
+		*ret_p = wk->buf;	/* after the read: it may move the buffer */
+		return ret;
+	}
+	p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE |
+		 (wk->w->opts->io == SRCSCAN_IO_MMAP_POPULATE ? MAP_POPULATE : 0), fd, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	*ret_p = p;
+	*ret_size = st.st_size;
+	return 0;
+}
+
+static int worker__file(struct worker *wk, int dirfd, const char *name, const char *path)
+{
+	size_t size = 0;
+	char *p = NULL;
+	int fd, ret;
 
 	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st)) {
-		ret = -errno;
-		goto out_close_fd;
-	}
-	size = st.st_size;
-	if (size <= READ_MAX) {
-		for (off = 0; off < size; off += got) {
-			got = read(fd, wk->buf + off, size - off);
-			if (got < 0) {
-				ret = -errno;
-				goto out_close_fd;
-			}
-			if (!got)
-				break;
-		}
-		size = off;
+	if (wk->w->opts->io == SRCSCAN_IO_READ) {
+		ret = worker__read(wk, fd, &size);
 		p = wk->buf;
 	} else {
-		p = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-		if (p == MAP_FAILED) {
-			ret = -errno;
-			goto out_close_fd;
-		}
+		ret = worker__map(wk, fd, &p, &size);
 	}
+	close(fd);
+	if (ret)
+		return ret;
 	srcscan__count_file(wk->scan, size);
 	wk->files++;
 	wk->bytes += size;
@@ -160,8 +228,6 @@ static int worker__file(struct worker *wk, int dirfd, const char *name, const ch
 		ret = srcscan__buffer(wk->scan, path, p, size, NULL);
 	if (p != wk->buf)
 		munmap(p, size);
-out_close_fd:
-	close(fd);
 	return ret;
 }
 
@@ -366,7 +432,8 @@ int srcscan__tree(const char *tree, const struct capdefs *defs, const struct src
 	for (i = 0; i < n; i++) {
 		wk[i].w = &w;
 		wk[i].scan = srcscan__new(defs);
-		wk[i].buf = malloc(READ_MAX);
+		wk[i].buf = malloc(READ_MIN);
+		wk[i].buf_size = READ_MIN;
 		if (!wk[i].scan || !wk[i].buf) {
 			ret = -ENOMEM;
 			break;
