@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "capdefs.h"
+#include "chart.h"
 #include "scanreport.h"
 #include "srcdiff.h"
 #include "srcscan.h"
@@ -26,6 +27,8 @@ struct scan_args {
 	int progress;		/* -1: on a TTY */
 	int diff;		/* --diff OLD NEW */
 	int maintainers;	/* --maintainers */
+	const char *svg;	/* --svg FILE */
+	const char *html;	/* --html FILE */
 	const char *patch;	/* --patch FILE */
 };
 
@@ -47,6 +50,8 @@ static void usage(FILE *out)
 		"  --table NAME       capabilities, directories, subsystems, helpers or sites\n"
 		"  --sites            text: list every call site after the tables\n"
 		"  --maintainers      who to ask: each site's MAINTAINERS sections (F:/N:/X:/K:)\n"
+		"  --svg FILE         bar charts per capability and directory into FILE\n"
+		"  --html FILE        one self-contained page: charts and tables\n"
 		"  --diff             the uses added, removed and changed from OLD_TREE to NEW_TREE\n"
 		"  --patch FILE       the same for a unified diff; names from TREE's header\n"
 		"                     (default /usr/include/linux/capability.h) and the diff's\n"
@@ -74,6 +79,8 @@ static int parse_args(int argc, char **argv, struct scan_args *a)
 		{ "diff", no_argument, NULL, 'd' },
 		{ "maintainers", no_argument, NULL, 'm' },
 		{ "io", required_argument, NULL, 'I' },
+		{ "svg", required_argument, NULL, 'S' },
+		{ "html", required_argument, NULL, 'W' },
 		{ "patch", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -93,6 +100,8 @@ static int parse_args(int argc, char **argv, struct scan_args *a)
 		case 'P': a->progress = 0; break;
 		case 'd': a->diff = 1; break;
 		case 'm': a->maintainers = 1; break;
+		case 'S': a->svg = optarg; break;
+		case 'W': a->html = optarg; break;
 		case 'I':
 			if (!strcmp(optarg, "auto")) {
 				a->opts.io = SRCSCAN_IO_AUTO;
@@ -140,6 +149,25 @@ static int parse_args(int argc, char **argv, struct scan_args *a)
 	return 0;
 }
 
+/* Writes a chart file; 0 or 1 (the error printed). */
+static int write_chart(const char *path, int (*draw)(const struct scan_report *, FILE *),
+		       const struct scan_report *r)
+{
+	FILE *f = fopen(path, "we");
+	int ret;
+
+	if (!f) {
+		fprintf(stderr, "capaudit scan: cannot create %s: %m\n", path);
+		return 1;
+	}
+	ret = draw(r, f);
+	if (fclose(f) || ret) {
+		fprintf(stderr, "capaudit scan: cannot write %s (disk full?)\n", path);
+		return 1;
+	}
+	return 0;
+}
+
 static int scan_tree(const char *tree, struct scan_args *a)
 {
 	struct maintainers *maint = NULL;
@@ -181,6 +209,10 @@ static int scan_tree(const char *tree, struct scan_args *a)
 	if (ret)
 		fprintf(stderr, "capaudit scan: cannot write the report for %s (out of memory, or stdout closed)\n",
 			tree);
+	if (!ret && a->svg)
+		ret = write_chart(a->svg, chart__svg, &report);
+	if (!ret && a->html)
+		ret = write_chart(a->html, chart__html, &report);
 	scan_report__free(&report);
 	srcscan__free(scan);
 out_free_maint:

@@ -50,6 +50,14 @@ check "scan --patch: the same change as a diff" "CAP_SYS_ADMIN,2,1,0,1" \
 	"$("$capaudit" scan --patch "$fixtures/ab.diff" "$fixtures/diff/a" --json |
 	   python3 -c 'import json,sys; c = [x for x in json.load(sys.stdin)["capabilities"] if x["capability"] == "CAP_SYS_ADMIN"][0]; print(",".join(str(c[k]) for k in ("capability", "added", "removed", "moved_in", "moved_out")))')"
 
+charts=$(mktemp -d)
+"$capaudit" scan --svg "$charts/s.svg" --html "$charts/s.html" "$fixtures/new" >/dev/null
+check "scan --svg/--html: the files are well-formed XML and HTML" "ok" \
+	"$(python3 -c 'import sys, xml.dom.minidom, html.parser
+xml.dom.minidom.parse(sys.argv[1]); html.parser.HTMLParser().feed(open(sys.argv[2]).read()); print("ok")' \
+	"$charts/s.svg" "$charts/s.html" 2>&1)"
+rm -rf "$charts"
+
 err=$("$capaudit" scan "$fixtures/malformed" 2>&1 >/dev/null); rc=$?
 check "scan: malformed header: exit 1, message names the file" \
 	"1 yes" "$rc $(grep -q 'malformed/include/uapi/linux/capability.h:3: CAP_DAC_OVERRIDE' <<<"$err" && echo yes || echo "no: $err")"

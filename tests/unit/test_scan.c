@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "capdefs.h"
+#include "chart.h"
 #include "ctok.h"
 #include "fixture.h"
 #include "scanreport.h"
@@ -409,6 +410,45 @@ static void test_report_json_csv(void **state)
 	free_scan(s);
 }
 
+static void test_report_charts(void **state)
+{
+	struct srcscan_opts opts = { 0 };
+	struct srcscan *s = scan_fixture("new", 0, 0, 1);
+	struct scan_report r;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	(void)state;
+	assert_int_equal(scan_report__build(&r, s, "new & <old>", &opts), 0);
+	out = open_memstream(&text, &len);
+	assert_int_equal(chart__svg(&r, out), 0);
+	fclose(out);
+	assert_non_null(strstr(text, "<svg xmlns=\"http://www.w3.org/2000/svg\""));
+	/* the CAP_SYS_ADMIN bar is the longest and red; the others are grey */
+	assert_non_null(strstr(text, "width=\"520\" height=\"14\" fill=\"#c0392b\"><title>CAP_SYS_ADMIN: 6 uses"));
+	assert_non_null(strstr(text, "fill=\"#7f8c8d\"><title>CAP_NET_ADMIN: 3 uses"));
+	/* directories: kernel has 8 uses, 3 of them CAP_SYS_ADMIN (a red part) */
+	assert_non_null(strstr(text, "<title>kernel: 8 uses, 3 CAP_SYS_ADMIN</title>"));
+	assert_non_null(strstr(text, "new &amp; &lt;old&gt;"));
+	assert_null(strstr(text, "new & <old>"));
+	assert_non_null(strstr(text, "</svg>\n"));
+	free(text);
+
+	text = NULL;
+	out = open_memstream(&text, &len);
+	assert_int_equal(chart__html(&r, out), 0);
+	fclose(out);
+	assert_non_null(strstr(text, "<!DOCTYPE html>"));
+	assert_non_null(strstr(text, "<b>12 uses, 6 of them CAP_SYS_ADMIN (50.0%)</b>"));
+	assert_non_null(strstr(text, "<h2>Per subsystem</h2>"));
+	assert_non_null(strstr(text, "<tr class=\"sa\"><td>kernel/uses.c:5</td><td>#define ADMIN_CAP</td>"));
+	assert_non_null(strstr(text, "</html>\n"));
+	free(text);
+	scan_report__free(&r);
+	free_scan(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -423,6 +463,7 @@ int main(void)
 		cmocka_unit_test(test_tree_errors),
 		cmocka_unit_test(test_report_tables),
 		cmocka_unit_test(test_report_json_csv),
+		cmocka_unit_test(test_report_charts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
