@@ -8,6 +8,7 @@
 #   make check      host unit tests only (cmocka), plain and ASan/UBSan
 #   make vmtest     guest tests only (tests/vm/*.sh through vm/run)
 #   make checkpatch scripts/checkpatch.pl on every patch in kernel/patches
+#   make install    binary, unit, rules, config, man page (PREFIX, DESTDIR)
 
 BUILD     ?= build
 CC        ?= gcc
@@ -15,9 +16,14 @@ CLANG     ?= clang
 BPFTOOL   ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
 ARCH      := x86
 PREFIX    ?= /usr/local
+BINDIR    ?= $(PREFIX)/bin
+DATADIR   ?= $(PREFIX)/share/capaudit
+MANDIR    ?= $(PREFIX)/share/man
+UNITDIR   ?= $(PREFIX)/lib/systemd/system
 
 CFLAGS    ?= -O2 -g
-ALL_CFLAGS = $(CFLAGS) -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -I$(BUILD) -Ibpf -Idaemon
+ALL_CFLAGS = $(CFLAGS) -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
+	     -DCAPAUDIT_DATADIR='"$(DATADIR)"' -I$(BUILD) -Ibpf -Idaemon
 LDLIBS    := -Wl,-Bstatic -lbpf -lelf -lz -lzstd -lsqlite3 -Wl,-Bdynamic -ljson-c -lcap -lsystemd -lpthread -lm -ldl
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I$(BUILD) -Ibpf
 
@@ -110,5 +116,54 @@ lint:
 
 clean:
 	rm -rf $(BUILD)
+
+# The installed paths: the rules' directory is compiled in, and the unit, the
+# configuration and the man page name them.  Rebuilt when one changes.
+INSTALL_PATHS := $(BINDIR) $(DATADIR) $(UNITDIR)
+$(BUILD)/install-paths: FORCE
+	@mkdir -p $(BUILD) && echo '$(INSTALL_PATHS)' | cmp -s - $@ || echo '$(INSTALL_PATHS)' >$@
+
+$(BUILD)/obj/reportopts.o: $(BUILD)/install-paths
+
+FORCE:
+
+INSTALL_SED := sed -e 's|/usr/local/bin/capaudit|$(BINDIR)/capaudit|g' \
+		   -e 's|/usr/local/share/capaudit|$(DATADIR)|g' \
+		   -e 's|/usr/local/lib/systemd/system|$(UNITDIR)|g'
+
+$(BUILD)/install/%: % $(BUILD)/install-paths
+	@mkdir -p $(dir $@)
+	$(INSTALL_SED) $< >$@
+
+INSTALL_FILES := $(BUILD)/install/capaudit.service $(BUILD)/install/etc/capaudit.conf \
+		 $(BUILD)/install/docs/capaudit.8
+
+# The configuration goes to /etc/capaudit (the path compiled into capaudit
+# record) and is never overwritten; uninstall keeps it when it was edited.
+install: $(BUILD)/capaudit $(INSTALL_FILES)
+	install -D -m 0755 $(BUILD)/capaudit $(DESTDIR)$(BINDIR)/capaudit
+	install -D -m 0644 rules/capaudit.rules $(DESTDIR)$(DATADIR)/capaudit.rules
+	install -D -m 0644 $(BUILD)/install/capaudit.service $(DESTDIR)$(UNITDIR)/capaudit.service
+	install -D -m 0644 $(BUILD)/install/docs/capaudit.8 $(DESTDIR)$(MANDIR)/man8/capaudit.8
+	@if [ -e $(DESTDIR)/etc/capaudit/capaudit.conf ]; then \
+		echo "install: keeping $(DESTDIR)/etc/capaudit/capaudit.conf"; \
+	else \
+		echo install -D -m 0644 $(BUILD)/install/etc/capaudit.conf \
+			$(DESTDIR)/etc/capaudit/capaudit.conf; \
+		install -D -m 0644 $(BUILD)/install/etc/capaudit.conf \
+			$(DESTDIR)/etc/capaudit/capaudit.conf; \
+	fi
+
+uninstall: $(BUILD)/install/etc/capaudit.conf
+	rm -f $(DESTDIR)$(BINDIR)/capaudit $(DESTDIR)$(DATADIR)/capaudit.rules \
+		$(DESTDIR)$(UNITDIR)/capaudit.service $(DESTDIR)$(MANDIR)/man8/capaudit.8
+	rmdir $(DESTDIR)$(DATADIR) 2>/dev/null || true
+	@if cmp -s $< $(DESTDIR)/etc/capaudit/capaudit.conf; then \
+		echo rm -f $(DESTDIR)/etc/capaudit/capaudit.conf; \
+		rm -f $(DESTDIR)/etc/capaudit/capaudit.conf; \
+		rmdir $(DESTDIR)/etc/capaudit 2>/dev/null || true; \
+	elif [ -e $(DESTDIR)/etc/capaudit/capaudit.conf ]; then \
+		echo "uninstall: keeping the edited $(DESTDIR)/etc/capaudit/capaudit.conf"; \
+	fi
 
 .DELETE_ON_ERROR:

@@ -13,6 +13,10 @@
 #include "rules.h"
 #include <unistd.h>
 
+#ifndef CAPAUDIT_DATADIR
+#define CAPAUDIT_DATADIR "/usr/local/share/capaudit"
+#endif
+
 enum { OPT_STORE = 256, OPT_CAP, OPT_VERDICT, OPT_SINCE, OPT_UNTIL, OPT_CSV, OPT_FOLDED,
        OPT_RULES };
 
@@ -41,7 +45,7 @@ static void usage(FILE *out, const char *cmd, unsigned int formats, const char *
 		     "      --verdict V         granted or denied\n"
 		     "      --since T, --until T  time window: unix seconds, or -Ns/-Nm/-Nh/-Nd ago\n"
 		     "      --rules FILE        split-candidate rules (default " RULES_DEFAULT_PATH
-		     " or /usr/local/share/capaudit/capaudit.rules)\n");
+		     " or " CAPAUDIT_DATADIR "/capaudit.rules)\n");
 	if (formats & (1u << FORMAT_JSON))
 		fprintf(out, "  -j, --json              JSON (versioned schema, docs/schema.md)\n");
 	if (formats & (1u << FORMAT_CSV))
@@ -171,10 +175,6 @@ int report_opts__open_store(const struct report_opts *o, struct store **ret_stor
 		store__explain_error(o->store_path, err);
 	return err;
 }
-
-#ifndef CAPAUDIT_DATADIR
-#define CAPAUDIT_DATADIR "/usr/local/share/capaudit"
-#endif
 
 static const char *rules_path(const struct report_opts *o)
 {
