@@ -166,4 +166,21 @@ uninstall: $(BUILD)/install/etc/capaudit.conf
 		echo "uninstall: keeping the edited $(DESTDIR)/etc/capaudit/capaudit.conf"; \
 	fi
 
+# libFuzzer (clang): the source scanner's tokenizer, header and diff parsers on
+# arbitrary bytes, FUZZ_SECONDS on the corpus in tests/fuzz/corpus/ctok.
+.PHONY: fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_SRCS := daemon/ctok.c daemon/capdefs.c daemon/srcscan.c daemon/srcdiff.c \
+	     daemon/scanreport.c daemon/maintainers.c
+
+$(BUILD)/fuzz/fuzz_ctok: tests/fuzz/fuzz_ctok.c $(FUZZ_SRCS) $(wildcard daemon/*.h)
+	@mkdir -p $(dir $@)
+	$(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Idaemon \
+		-fsanitize=fuzzer,address,undefined $< $(FUZZ_SRCS) -ljson-c -o $@
+
+fuzz: $(BUILD)/fuzz/fuzz_ctok
+	@mkdir -p $(BUILD)/fuzz/corpus-ctok $(BUILD)/fuzz/artifacts
+	$< -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=512 \
+		-artifact_prefix=$(BUILD)/fuzz/artifacts/ $(BUILD)/fuzz/corpus-ctok tests/fuzz/corpus/ctok
+
 .DELETE_ON_ERROR:

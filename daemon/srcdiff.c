@@ -478,13 +478,17 @@ static int patch__hunk(struct patch *pt, const char *line, size_t len)
 	while (!ret && (old_count || new_count)) {
 		const char *l = next_line(pt, &len);
 
-		if (!l)
-			return -EBADMSG;
+		if (!l) {
+			ret = -EBADMSG;
+			break;
+		}
 		if (len && l[0] == '\\')
 			continue;	/* "\ No newline at end of file" */
 		if (!len || l[0] == ' ') {
-			if (!old_count || !new_count)
-				return -EBADMSG;
+			if (!old_count || !new_count) {
+				ret = -EBADMSG;
+				break;
+			}
 			old_count--;
 			new_count--;
 			old_line++;

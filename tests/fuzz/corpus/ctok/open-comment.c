@@ -1,0 +1,1 @@
+/* unterminated comment CAP_SYS_ADMIN
