@@ -41,7 +41,7 @@ ASAN_BUILD  := $(BUILD)/asan
 ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 ASAN_BINS   := $(patsubst tests/unit/%.c,$(ASAN_BUILD)/tests/%,$(UNIT_SRCS))
 
-.PHONY: all asan-bins progs deps kernel demo test check vmtest checkpatch clean install uninstall lint
+.PHONY: all vmlinux-h asan-bins progs deps kernel demo test check vmtest checkpatch clean install uninstall lint
 
 all: $(BUILD)/capaudit
 
@@ -49,6 +49,12 @@ all: $(BUILD)/capaudit
 deps $(DEPS_STAMP): scripts/deps
 	@scripts/deps
 	@mkdir -p $(BUILD) && touch $(DEPS_STAMP)
+
+# bpf/vmlinux.h is pinned: generated from the BTF of the kernel that
+# vm/build-kernel builds (make vmlinux-h), so that `make` needs no kernel.
+# CO-RE relocates every field access for the kernel it runs on.
+vmlinux-h:
+	$(BPFTOOL) btf dump file $$(vm/build-kernel --print-dir)/vmlinux format c > bpf/vmlinux.h
 
 $(BUILD)/vmlinux.h: bpf/vmlinux.h | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)

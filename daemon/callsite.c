@@ -70,7 +70,7 @@ static bool has_prefix(const char *s, const char *prefix, const char **ret_rest)
  * bpf_dispatcher_* function (bpf_dispatcher_xdp_func, _change_prog, ...) is
  * dispatcher machinery that checks no capability, so the prefix is enough.
  */
-static bool is_bpf_frame(const char *name)
+bool callsite__is_bpf_frame(const char *name)
 {
 	const char *rest;
 	int i;
@@ -95,7 +95,7 @@ bool callsite__is_wrapper(const char *func)
 
 	if (!func)
 		return false;
-	if (is_bpf_frame(func))
+	if (callsite__is_bpf_frame(func))
 		return true;
 	func += strspn(func, "_");
 	len = strcspn(func, ".");

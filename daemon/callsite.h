@@ -18,6 +18,9 @@
  */
 bool callsite__is_wrapper(const char *func);
 
+/* A frame of BPF code (program, trampoline, dispatcher): the tracer itself */
+bool callsite__is_bpf_frame(const char *func);
+
 /*
  * Index of the first frame (0 = innermost) whose symbol is not a wrapper, or
  * -ENOENT when every frame is one (or nr_ips is 0).  A frame with no symbol

@@ -301,6 +301,23 @@ static int drain_and_flush(struct recorder *r, struct ring_buffer *rb)
 	return err;
 }
 
+/* After the attach, so that the BPF program's own frames are named. */
+static int load_ksyms(struct recorder *r)
+{
+	int err = ksyms__load(r->o.kallsyms_path, &r->ksyms);
+
+	if (err) {
+		fprintf(stderr, "capaudit: cannot read kernel symbols from %s: %s\n",
+			r->o.kallsyms_path, strerror(-err));
+		return err;
+	}
+	if (ksyms__addrs_hidden(r->ksyms))
+		fprintf(stderr, "capaudit: kernel addresses are hidden in %s (needs CAP_SYSLOG): "
+				"call sites will be recorded as [unknown]\n",
+			r->o.kallsyms_path);
+	return 0;
+}
+
 static int open_state(struct recorder *r)
 {
 	struct agg_limits limits = { r->o.max_keys, r->o.max_stacks };
@@ -317,16 +334,6 @@ static int open_state(struct recorder *r)
 	r->agg = agg__new(&limits);
 	if (!r->agg)
 		return -errno ? -errno : -ENOMEM;
-	err = ksyms__load(r->o.kallsyms_path, &r->ksyms);
-	if (err) {
-		fprintf(stderr, "capaudit: cannot read kernel symbols from %s: %s\n",
-			r->o.kallsyms_path, strerror(-err));
-		return err;
-	}
-	if (ksyms__addrs_hidden(r->ksyms))
-		fprintf(stderr, "capaudit: kernel addresses are hidden in %s (needs CAP_SYSLOG): "
-				"call sites will be recorded as [unknown]\n",
-			r->o.kallsyms_path);
 	r->workloads = workloads__new(r->o.cgroup_root);
 	return r->workloads ? 0 : -ENOMEM;
 }
@@ -351,6 +358,8 @@ static int run(struct recorder *r)
 		err = open_state(r);
 	if (!err)
 		err = loader__start(&r->o.loader, &r->loader);
+	if (!err)
+		err = load_ksyms(r);
 	if (err)
 		goto out_free;
 	r->stacks = stacks__new(r->loader, r->ksyms);

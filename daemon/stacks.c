@@ -66,6 +66,24 @@ static const char *site_name(const struct ksyms *ksyms, const __u64 *ips, int nr
 	return sym ? sym->name : "[unknown]";
 }
 
+/*
+ * The frames of the tracer itself (the BPF program, its trampoline) come
+ * first in a stack taken from fexit: drop them, so that a stack and its
+ * hash do not change with capaudit's own program.
+ */
+static int skip_bpf_frames(const struct ksyms *ksyms, const __u64 *ips, int nr)
+{
+	const struct ksym *sym;
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		sym = ksyms__map_addr(ksyms, ips[i]);
+		if (!sym || !callsite__is_bpf_frame(sym->name))
+			break;
+	}
+	return i;
+}
+
 static struct stack_info *symbolize(const struct ksyms *ksyms, const __u64 *ips, int nr)
 {
 	struct stack_info *si = calloc(1, sizeof(*si));
@@ -96,7 +114,7 @@ out_free_si:
 struct stack_info *stacks__get(struct stacks *s, __u32 stack_id)
 {
 	__u64 ips[CAPAUDIT_MAX_STACK];
-	int nr;
+	int nr, skip;
 
 	if (stack_id >= CAPAUDIT_STACK_ENTRIES)
 		return NULL;
@@ -105,6 +123,7 @@ struct stack_info *stacks__get(struct stacks *s, __u32 stack_id)
 	nr = loader__read_stack(s->loader, stack_id, ips);
 	if (nr < 0)
 		return NULL;
-	s->by_id[stack_id] = symbolize(s->ksyms, ips, nr);
+	skip = skip_bpf_frames(s->ksyms, ips, nr);
+	s->by_id[stack_id] = symbolize(s->ksyms, ips + skip, nr - skip);
 	return s->by_id[stack_id];
 }

@@ -397,12 +397,13 @@ static int run(struct trace *t)
 	struct ring_buffer *rb;
 	int err;
 
-	err = load_ksyms(t);
-	if (err)
-		return err;
+	/* after the attach: the BPF program's own frames are in kallsyms then */
 	err = loader__start(&t->lopts, &t->loader);
 	if (err)
-		goto out_free_ksyms;
+		return err;
+	err = load_ksyms(t);
+	if (err)
+		goto out_free_loader;
 	t->stacks = stacks__new(t->loader, t->ksyms);
 	rb = ring_buffer__new(loader__events_fd(t->loader), handle_event, t, NULL);
 	if (!t->stacks || !rb) {
@@ -420,9 +421,9 @@ static int run(struct trace *t)
 	ring_buffer__free(rb);
 out_free_stacks:
 	stacks__free(t->stacks);
-	loader__free(t->loader);
-out_free_ksyms:
 	ksyms__free(t->ksyms);
+out_free_loader:
+	loader__free(t->loader);
 	return err;
 }
 
