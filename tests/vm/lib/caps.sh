@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # tests/vm/lib/caps.sh: shared by the split tests (tests/vm/2NN-split-*.sh),
 # sourced inside the guest.  Runs a command as root with exactly the named
-# capabilities, reads the kernel log, runs `capaudit trace` around the
-# operations (tests/vm/lib/trace.sh), and checks one split: narrow capability only, CAP_SYS_ADMIN
+# capabilities, reads the kernel log, runs `capaudit trace` (lib/trace.sh)
+# and `capaudit record` (lib/record.sh, for the advisor) around the
+# operations, and checks one split: narrow capability only, CAP_SYS_ADMIN
 # only (twice: one deprecation warning), neither.
 #
 # Environment: REPO (the checkout, default: two levels above this file),
@@ -14,12 +15,15 @@
 export REPO CAPAUDIT
 # shellcheck source-path=SCRIPTDIR source=trace.sh
 . "$REPO/tests/vm/lib/trace.sh"
+# shellcheck source-path=SCRIPTDIR source=record.sh
+. "$REPO/tests/vm/lib/record.sh"
 CAPS_TMP=$(mktemp -d /tmp/capsplit.XXXXXX)
 CAPS_FAILED=0
 trap 'caps__cleanup' EXIT
 
 caps__cleanup() {
 	[ -z "${CAPS_TRACE_PID:-}" ] || kill -INT "$CAPS_TRACE_PID" 2>/dev/null
+	[ -z "${CAPS_RECORD_PID:-}" ] || kill -TERM "$CAPS_RECORD_PID" 2>/dev/null
 	[ -z "${AFTER_RUNS:-}" ] || "$AFTER_RUNS"
 	rm -rf "$CAPS_TMP"
 }
@@ -160,6 +164,28 @@ sys.exit(1 if errors or bad or not events else 0)
 EOF
 }
 
+# advise_check NARROW SITE_RE: the advisor, over the store recorded during
+# the runs, puts the call site in the class "narrower capability already
+# accepted by this kernel" (narrower-accepted) with NARROW.
+advise_check() {
+	"$CAPAUDIT" advise --store "$RECORD_STORE" --rules "$REPO/rules/capaudit.rules" --json \
+		>"$CAPS_TMP/advise.json" 2>"$CAPS_TMP/advise.err" ||
+		{ say "capaudit advise failed: $(cat "$CAPS_TMP/advise.err")"; return 1; }
+	python3 - "$CAPS_TMP/advise.json" "$1" "$2" <<'EOF'
+import json, re, sys
+path, narrow, site_re = sys.argv[1:]
+site = re.compile(site_re)
+sites = [s for s in json.load(open(path))["call_sites"]
+         if site.search(s["call_site"].split(".")[0])]
+ok = [s for s in sites if s["class"] == "narrower-accepted" and s["proposed_cap"] == narrow]
+for s in sites:
+    print(f'advise: {s["call_site"]}: {s["class"]} {s["proposed_cap"]} (fallbacks seen {s["fallbacks_seen"]})')
+if not ok:
+    print(f"advise: no call site matching {site_re} in class narrower-accepted with {narrow}")
+sys.exit(0 if ok else 1)
+EOF
+}
+
 # capop_expect WANT CAPS OP: run capop OP with CAPS, fail unless it exits WANT
 # (0 done, 1 denied).  Leaves the pid in CAPS_PID.
 capop_expect() {
@@ -203,6 +229,14 @@ split_test() {
 	*) fail "capaudit trace" ;;
 	esac
 
+	if [ $trace = 1 ] && [ "$FALLBACK" = 1 ] && "$CAPAUDIT" advise --help >/dev/null 2>&1; then
+		if record_start "$CAPS_TMP/capaudit.db" --flush-interval 1; then
+			CAPS_RECORD_PID=$RECORD_PID
+		else
+			fail "capaudit record did not start"
+		fi
+	fi
+
 	capop_expect 0 "$NARROW" "$OP"
 	pid_narrow=$CAPS_PID
 	if [ "$FALLBACK" = 1 ]; then
@@ -240,6 +274,18 @@ split_test() {
 		else
 			cp "$TRACE_OUT" "/tmp/${0##*/}.trace.json"
 			fail "trace: JSON kept in /tmp/${0##*/}.trace.json"
+		fi
+	fi
+
+	if [ -n "${CAPS_RECORD_PID:-}" ]; then
+		record_stop TERM
+		CAPS_RECORD_PID=
+		if [ "$RECORD_RC" != 0 ]; then
+			fail "capaudit record exited $RECORD_RC: $(tail -n 5 "$RECORD_STORE.log")"
+		elif advise_check "$NARROW" "$SITE_RE"; then
+			say "ok: the advisor classes $SITE_RE narrower-accepted with $NARROW"
+		else
+			fail "advisor"
 		fi
 	fi
 
