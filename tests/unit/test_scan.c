@@ -20,6 +20,7 @@
 #include "chart.h"
 #include "ctok.h"
 #include "fixture.h"
+#include "scan_fixture.h"
 #include "scanreport.h"
 #include "srcscan.h"
 
@@ -242,27 +243,6 @@ static void test_buffer_outer_function(void **state)
 	s = srcscan__new(defs);
 	assert_int_equal(srcscan__buffer(s, "x.c", src, strlen(src), "hunk_fn"), 0);
 	check_sites(s, want, 2);
-	srcscan__free(s);
-	capdefs__free(defs);
-}
-
-static struct srcscan *scan_fixture(const char *tree, int headers, int filter, int threads)
-{
-	struct srcscan_opts opts = { .headers = headers, .article_filter = filter, .threads = threads };
-	struct capdefs *defs;
-	struct srcscan *s;
-	char err[512];
-
-	assert_int_equal(capdefs__load(fixture_path("scan", tree), &defs, err, sizeof(err)), 0);
-	assert_int_equal(srcscan__tree(fixture_path("scan", tree), defs, &opts, &s, err,
-				       sizeof(err)), 0);
-	return s;
-}
-
-static void free_scan(struct srcscan *s)
-{
-	struct capdefs *defs = (struct capdefs *)srcscan__defs(s);
-
 	srcscan__free(s);
 	capdefs__free(defs);
 }

@@ -17,6 +17,7 @@
 
 #include "capdefs.h"
 #include "fixture.h"
+#include "scan_fixture.h"
 #include "srcdiff.h"
 #include "srcscan.h"
 
@@ -65,27 +66,6 @@ static const struct srcdiff_sum *sum(const struct srcdiff *d, const char *cap)
 	return NULL;
 }
 
-static struct srcscan *scan(const char *tree)
-{
-	struct srcscan_opts opts = { .threads = 2 };
-	struct capdefs *defs;
-	struct srcscan *s;
-	char err[512];
-
-	assert_int_equal(capdefs__load(fixture_path("scan", tree), &defs, err, sizeof(err)), 0);
-	assert_int_equal(srcscan__tree(fixture_path("scan", tree), defs, &opts, &s, err,
-				       sizeof(err)), 0);
-	return s;
-}
-
-static void free_scan(struct srcscan *s)
-{
-	struct capdefs *defs = (struct capdefs *)srcscan__defs(s);
-
-	srcscan__free(s);
-	capdefs__free(defs);
-}
-
 static void test_diff_trees(void **state)
 {
 	/* per function, the trees' sites are compared as multisets */
@@ -95,7 +75,7 @@ static void test_diff_trees(void **state)
 		{ SRCDIFF_ADDED, "net/new.c", 4, "added", NULL, "CAP_NET_ADMIN" },
 		{ SRCDIFF_ADDED, "net/new.c", 4, "added", NULL, "CAP_SYS_ADMIN" },
 	};
-	struct srcscan *a = scan("diff/a"), *b = scan("diff/b");
+	struct srcscan *a = scan_fixture("diff/a", 0, 0, 2), *b = scan_fixture("diff/b", 0, 0, 2);
 	struct srcdiff *d;
 
 	(void)state;
