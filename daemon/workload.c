@@ -3,11 +3,14 @@
  * workload.c: cgroup id → cgroup path → workload name, cached.
  *
  * A cgroup v2 id is the inode number of its directory, so the path is found
- * by walking the cgroup mount; the walk runs again only for an id not seen
- * before, at most once a second, so a busy daemon does not walk per event.
+ * by walking the cgroup mount.  An id never seen before walks at once (a
+ * workload's cgroup is usually created just before its first check); an id
+ * the walk did not find (a cgroup already gone) walks again at most once a
+ * second, so a busy daemon never walks per event.
  */
 #define _XOPEN_SOURCE 700
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -30,6 +33,7 @@ struct wl_entry {
 struct workloads {
 	char *root;
 	time_t last_walk;
+	__u64 missed[CACHE_SLOTS];	/* ids a walk did not find */
 	struct wl_entry cgroups[CACHE_SLOTS];
 	struct wl_entry exes[CACHE_SLOTS];
 };
@@ -139,9 +143,14 @@ void workloads__free(struct workloads *w)
 	free(w);
 }
 
+static size_t slot_index(__u64 key)
+{
+	return (key * 0x9E3779B97F4A7C15ull) >> 52 & (CACHE_SLOTS - 1);
+}
+
 static struct wl_entry *slot(struct wl_entry *slots, __u64 key)
 {
-	return &slots[(key * 0x9E3779B97F4A7C15ull) >> 52 & (CACHE_SLOTS - 1)];
+	return &slots[slot_index(key)];
 }
 
 static int set_entry(struct wl_entry *e, __u64 key, const char *path, const char *name)
@@ -180,11 +189,11 @@ static int walk_one(const char *fpath, const struct stat *st, int type, struct F
 	return 0;
 }
 
-static void walk(struct workloads *w)
+static void walk(struct workloads *w, bool now_or_never)
 {
 	time_t now = time(NULL);
 
-	if (now == w->last_walk)
+	if (now == w->last_walk && !now_or_never)
 		return;
 	w->last_walk = now;
 	walking = w;
@@ -197,10 +206,15 @@ static struct wl_entry *cgroup_entry(struct workloads *w, __u64 cgroup_id)
 {
 	struct wl_entry *e = slot(w->cgroups, cgroup_id);
 
+	__u64 *missed = &w->missed[slot_index(cgroup_id)];
+
 	if (e->key == cgroup_id && e->name)
 		return e;
-	walk(w);
-	return e->key == cgroup_id && e->name ? e : NULL;
+	walk(w, *missed != cgroup_id);
+	if (e->key == cgroup_id && e->name)
+		return e;
+	*missed = cgroup_id;
+	return NULL;
 }
 
 const char *workloads__cgroup_path(struct workloads *w, __u64 cgroup_id)

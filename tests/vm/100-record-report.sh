@@ -9,8 +9,8 @@ N=2000
 record_start "$DB" --flush-interval 1 || exit 1
 in_cgroup storm.service "$REPO/build/progs/capstorm" "$N" >/dev/null || exit 1
 record_stop TERM
-[ "$RECORD_RC" = 0 ] || { echo "record exited $RECORD_RC"; cat "$DB.log"; exit 1; }
-cat "$DB.log"
+[ "$RECORD_RC" = 0 ] || { echo "record exited $RECORD_RC"; cat "$RECORD_LOG"; exit 1; }
+cat "$RECORD_LOG"
 [ "$(stat -c %a "$T/state")" = 700 ] || { echo "state dir not 0700"; exit 1; }
 [ "$(stat -c %a "$DB")" = 600 ] || { echo "store not 0600"; exit 1; }
 

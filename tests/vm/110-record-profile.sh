@@ -26,7 +26,9 @@ probe() {
 record_start "$DB" --flush-interval 1 || exit 1
 for p in $PROGS; do
 	if [ $p = bpfmap ]; then
-		in_cgroup probe-$p.service setpriv --bounding-set -all,+sys_admin -- "$REPO/build/progs/bpfmap" ||
+		mkdir -p /sys/fs/cgroup/probe-bpfmap.service
+		# join the cgroup after setpriv: dropping capabilities needs CAP_SETPCAP
+		setpriv --bounding-set -all,+sys_admin -- sh -c 'echo $$ > /sys/fs/cgroup/probe-bpfmap.service/cgroup.procs && exec "$0"' "$REPO/build/progs/bpfmap" ||
 			{ echo "bpfmap failed while recorded with CAP_SYS_ADMIN"; exit 1; }
 	else
 		in_cgroup probe-$p.service sh -c '. "$1"; "run_$2"' sh "$REPO/tests/vm/lib/probes.sh" "$p" ||
@@ -34,7 +36,7 @@ for p in $PROGS; do
 	fi
 done
 record_stop TERM
-[ "$RECORD_RC" = 0 ] || { cat "$DB.log"; exit 1; }
+[ "$RECORD_RC" = 0 ] || { cat "$RECORD_LOG"; exit 1; }
 
 for p in $PROGS; do
 	"$CAPAUDIT" profile --store "$DB" probe-$p.service
@@ -68,7 +70,7 @@ done
 "$CAPAUDIT" advise --store "$DB" --json | python3 -c '
 import json, sys
 sites = json.load(sys.stdin)["call_sites"]
-bpf = [s for s in sites if "probe-bpfmap.service" in s["workloads"]]
+bpf = [s for s in sites if "probe-bpfmap.service" in s["workloads"] and s["syscall"] == "bpf"]
 assert bpf, "no CAP_SYS_ADMIN call site for bpfmap"
 assert all(s["class"] == "narrower-accepted" and s["proposed_cap"] == "CAP_BPF" for s in bpf), bpf
 print("ok: bpfmap advised", [(s["call_site"], s["proposed_cap"]) for s in bpf])

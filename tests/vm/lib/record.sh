@@ -7,16 +7,17 @@ export REPO CAPAUDIT
 
 record_start() {
 	RECORD_STORE=$1
+	RECORD_LOG=$(mktemp /tmp/capaudit-record.XXXXXX)
 	shift
-	"$CAPAUDIT" record --store "$RECORD_STORE" "$@" 2>"$RECORD_STORE.log" &
+	"$CAPAUDIT" record --store "$RECORD_STORE" "$@" 2>"$RECORD_LOG" &
 	RECORD_PID=$!
 	for _ in $(seq 1 300); do
-		grep -q '^capaudit: attached' "$RECORD_STORE.log" && return 0
+		grep -q '^capaudit: attached' "$RECORD_LOG" && return 0
 		kill -0 "$RECORD_PID" 2>/dev/null || break
 		sleep 0.1
 	done
 	echo "record did not attach:" >&2
-	cat "$RECORD_STORE.log" >&2
+	cat "$RECORD_LOG" >&2
 	return 1
 }
 
