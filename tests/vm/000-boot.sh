@@ -1,0 +1,39 @@
+#!/bin/sh
+# tests/vm/000-boot.sh: the guest vm/run boots is the one the tests expect:
+# capaudit's 6.1 kernel with BTF, the mounts vm/init promises, a writable
+# overlay that hides the host, and the checkout at its host path.
+# timeout: 30
+fail() { echo "000-boot: $*"; exit 1; }
+
+case $(uname -r) in
+6.1.*) ;;
+*) fail "kernel $(uname -r), want 6.1.*" ;;
+esac
+[ "$(id -u)" = 0 ] || fail "running as uid $(id -u), want root"
+[ "$(hostname)" = capaudit-vm ] || fail "hostname $(hostname), want capaudit-vm"
+[ -s /sys/kernel/btf/vmlinux ] || fail "no BTF at /sys/kernel/btf/vmlinux (CONFIG_DEBUG_INFO_BTF)"
+zcat /proc/config.gz 2>/dev/null | grep -qx CONFIG_BPF_SYSCALL=y || fail "CONFIG_BPF_SYSCALL is not set"
+
+# Every mount vm/init makes, with its file system type.
+for m in /:overlay /proc:proc /sys:sysfs /dev:devtmpfs /tmp:tmpfs /run:tmpfs \
+	/sys/fs/cgroup:cgroup2 /sys/fs/bpf:bpf /sys/kernel/debug:debugfs \
+	/sys/kernel/tracing:tracefs; do
+	dir=${m%%:*} type=${m#*:}
+	awk -v d="$dir" -v t="$type" '$2 == d && $3 == t { found = 1 } END { exit !found }' \
+		/proc/mounts || fail "$dir is not a $type mount: $(grep " $dir " /proc/mounts)"
+done
+
+# The overlay takes writes anywhere, the checkout included.
+probe=capaudit-boot-probe.$$
+for d in / /etc /usr/bin "$REPO"; do
+	echo written >"$d/$probe" || fail "cannot write in $d"
+	[ "$(cat "$d/$probe")" = written ] || fail "$d/$probe does not read back"
+	rm "$d/$probe" || fail "cannot remove $d/$probe"
+done
+
+[ -x "$REPO/vm/init" ] || fail "the checkout is not visible at $REPO"
+[ "$CAPAUDIT" = "$REPO/build/capaudit" ] || fail "CAPAUDIT is '$CAPAUDIT', want $REPO/build/capaudit"
+[ -c /dev/null ] && [ -e /dev/fd/1 ] || fail "/dev/null or /dev/fd missing"
+[ "$(cat /sys/fs/cgroup/cgroup.controllers 2>/dev/null)" != "" ] || fail "cgroup2 has no controllers"
+grep -q cap_capable /proc/kallsyms || fail "cap_capable is not in /proc/kallsyms"
+exit 0
