@@ -43,6 +43,13 @@ struct paren {
 	int helper;		/* index in srcscan.helpers, or -1 */
 };
 
+/* What the scan keeps of the token before the current one. */
+struct prev_token {
+	enum ctok_kind kind;
+	const char *text;
+	size_t len;
+};
+
 struct if_frame {
 	int depth_at_if;
 	int depth_after_branch;
@@ -75,12 +82,12 @@ struct filescan {
 	const char *macro;
 	size_t macro_len;
 	int saved_parens;
-	struct ctok_token saved_prev;
+	struct prev_token saved_prev;
 	struct if_frame ifs[MAX_IFS];
 	int n_ifs;
 	struct paren parens[MAX_PARENS];
 	int n_parens;		/* may exceed MAX_PARENS: those are not stored */
-	struct ctok_token prev;
+	struct prev_token prev;
 };
 
 /* Names that look like a call before a function's name but are not it. */
@@ -467,7 +474,9 @@ static int filescan__token(struct filescan *f, const struct ctok_token *tok)
 	default:
 		break;
 	}
-	f->prev = *tok;
+	f->prev.kind = tok->kind;
+	f->prev.text = tok->text;
+	f->prev.len = tok->len;
 	return ret;
 }
 

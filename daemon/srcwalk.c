@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
+#ifdef __x86_64__
+#include <immintrin.h>
 #endif
 
 #include "srcscan.h"
@@ -36,6 +36,7 @@ struct walker {
 	int active;			/* workers busy with a directory */
 	int done;
 	int rootfd;
+	int avx2;			/* the CPU has AVX2 (and CAPAUDIT_NO_AVX2 is unset) */
 	const char *tree;
 	const struct capdefs *defs;
 	const struct srcscan_opts *opts;
@@ -95,43 +96,83 @@ static int scalar_interest(const char *p, size_t n, size_t from)
 	return 0;
 }
 
-/*
- * Can p[0..n) hold a use or a helper call?  It must hold "CAP_", or a
- * helper's name followed by '('.  Most files hold neither: 16 bytes at a time.
- */
-static int has_interest(const char *p, size_t n)
+/* A candidate "CAP"/"cap" at p[at]: "CAP_", or "capab" in a called helper's name? */
+static int candidate(const char *p, size_t n, size_t at)
 {
-#ifdef __SSE2__
-	const __m128i C = _mm_set1_epi8('C'), A = _mm_set1_epi8('A'), P = _mm_set1_epi8('P');
-	const __m128i U = _mm_set1_epi8('_'), c = _mm_set1_epi8('c'), a = _mm_set1_epi8('a');
-	const __m128i pp = _mm_set1_epi8('p');
+	if (at + 4 > n)
+		return 0;
+	if (p[at] == 'C')
+		return p[at + 3] == '_';
+	return at + 5 <= n && p[at + 3] == 'a' && p[at + 4] == 'b' && helper_call_at(p, n, at);
+}
+
+#ifdef __x86_64__
+/* 32 bytes at a time: where do "CAP" or "cap" start? */
+__attribute__((target("avx2"))) static int has_interest_avx2(const char *p, size_t n)
+{
+	const __m256i C = _mm256_set1_epi8('C'), A = _mm256_set1_epi8('A'), P = _mm256_set1_epi8('P');
+	const __m256i c = _mm256_set1_epi8('c'), a = _mm256_set1_epi8('a'), pp = _mm256_set1_epi8('p');
 	size_t i = 0;
 
-	for (; i + 16 + 4 <= n; i += 16) {
-		__m128i v0 = _mm_loadu_si128((const __m128i *)(p + i));
-		__m128i v1 = _mm_loadu_si128((const __m128i *)(p + i + 1));
-		__m128i v2 = _mm_loadu_si128((const __m128i *)(p + i + 2));
-		__m128i v3 = _mm_loadu_si128((const __m128i *)(p + i + 3));
-		__m128i up = _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(v0, C), _mm_cmpeq_epi8(v1, A)),
-					   _mm_and_si128(_mm_cmpeq_epi8(v2, P), _mm_cmpeq_epi8(v3, U)));
-		__m128i lo = _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(v0, c), _mm_cmpeq_epi8(v1, a)),
-					   _mm_and_si128(_mm_cmpeq_epi8(v2, pp), _mm_cmpeq_epi8(v3, a)));
-		unsigned int m;
+	for (; i + 32 + 2 <= n; i += 32) {
+		__m256i v0 = _mm256_loadu_si256((const __m256i *)(p + i));
+		__m256i v1 = _mm256_loadu_si256((const __m256i *)(p + i + 1));
+		__m256i v2 = _mm256_loadu_si256((const __m256i *)(p + i + 2));
+		__m256i up = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(v0, C),
+							       _mm256_cmpeq_epi8(v1, A)),
+					      _mm256_cmpeq_epi8(v2, P));
+		__m256i lo = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(v0, c),
+							       _mm256_cmpeq_epi8(v1, a)),
+					      _mm256_cmpeq_epi8(v2, pp));
+		unsigned int m = _mm256_movemask_epi8(_mm256_or_si256(up, lo));
 
-		if (_mm_movemask_epi8(up))
-			return 1;
-		m = _mm_movemask_epi8(lo);
 		while (m) {
-			size_t at = i + __builtin_ctz(m);
-
-			if (p[at + 4] == 'b' && helper_call_at(p, n, at))
+			if (candidate(p, n, i + __builtin_ctz(m)))
 				return 1;
 			m &= m - 1;
 		}
 	}
-	/* the tail: from the first position not tried as a start */
 	return scalar_interest(p, n, i);
+}
+
+/* 16 bytes at a time, for CPUs without AVX2. */
+static int has_interest_sse2(const char *p, size_t n)
+{
+	const __m128i C = _mm_set1_epi8('C'), A = _mm_set1_epi8('A'), P = _mm_set1_epi8('P');
+	const __m128i c = _mm_set1_epi8('c'), a = _mm_set1_epi8('a'), pp = _mm_set1_epi8('p');
+	size_t i = 0;
+
+	for (; i + 16 + 2 <= n; i += 16) {
+		__m128i v0 = _mm_loadu_si128((const __m128i *)(p + i));
+		__m128i v1 = _mm_loadu_si128((const __m128i *)(p + i + 1));
+		__m128i v2 = _mm_loadu_si128((const __m128i *)(p + i + 2));
+		__m128i up = _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(v0, C), _mm_cmpeq_epi8(v1, A)),
+					   _mm_cmpeq_epi8(v2, P));
+		__m128i lo = _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(v0, c), _mm_cmpeq_epi8(v1, a)),
+					   _mm_cmpeq_epi8(v2, pp));
+		unsigned int m = _mm_movemask_epi8(_mm_or_si128(up, lo));
+
+		while (m) {
+			if (candidate(p, n, i + __builtin_ctz(m)))
+				return 1;
+			m &= m - 1;
+		}
+	}
+	return scalar_interest(p, n, i);
+}
+#endif
+
+/*
+ * Can p[0..n) hold a use or a helper call?  It must hold "CAP_", or a
+ * helper's name followed by '('.  Most files hold neither: a vector search
+ * for "CAP" and "cap" rules them out at memory speed.
+ */
+static int has_interest(int avx2, const char *p, size_t n)
+{
+#ifdef __x86_64__
+	return avx2 ? has_interest_avx2(p, n) : has_interest_sse2(p, n);
 #else
+	(void)avx2;
 	return scalar_interest(p, n, 0);
 #endif
 }
@@ -224,7 +265,7 @@ static int worker__file(struct worker *wk, int dirfd, const char *name, const ch
 	srcscan__count_file(wk->scan, size);
 	wk->files++;
 	wk->bytes += size;
-	if (has_interest(p, size))
+	if (has_interest(wk->w->avx2, p, size))
 		ret = srcscan__buffer(wk->scan, path, p, size, NULL);
 	if (p != wk->buf)
 		munmap(p, size);
@@ -413,6 +454,9 @@ int srcscan__tree(const char *tree, const struct capdefs *defs, const struct src
 	int i, n, started = 0, ret = 0;
 	char *root;
 
+#ifdef __x86_64__
+	w.avx2 = __builtin_cpu_supports("avx2") && !getenv("CAPAUDIT_NO_AVX2");
+#endif
 	n = opts->threads > 0 ? (opts->threads > MAX_THREADS ? MAX_THREADS : opts->threads)
 			      : online_cpus();
 	w.rootfd = open(tree, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
