@@ -43,6 +43,14 @@ struct paren {
 	int helper;		/* index in srcscan.helpers, or -1 */
 };
 
+/* A declarator that is a macro call names its function with its first argument. */
+enum {
+	CAND_PLAIN,
+	CAND_SYSCALL,		/* SYSCALL_DEFINEn(name, ...): "sys_name" */
+	CAND_MACRO,		/* FIXTURE_SETUP(layout1): "FIXTURE_SETUP(layout1)" */
+	CAND_NAMED,		/* the argument is in cand_buf */
+};
+
 /* What the scan keeps of the token before the current one. */
 struct prev_token {
 	enum ctok_kind kind;
@@ -66,8 +74,8 @@ struct filescan {
 	/* the declarator before a top-level '{' */
 	const char *cand;
 	size_t cand_len;
-	int cand_syscall;	/* cand is SYSCALL_DEFINEn: its name comes next */
-	char syscall[128];
+	int cand_arg;		/* CAND_* */
+	char cand_buf[160];	/* "sys_NAME", "MACRO(ARG)" */
 	const char *var;	/* "name = {": an initializer, not a function */
 	size_t var_len;
 	const char *top;	/* the last identifier at file scope */
@@ -237,6 +245,21 @@ static int is_not_declarator(const char *s, size_t len)
 	return 0;
 }
 
+/* ALL_CAPS (digits and '_' allowed, one letter at least): a macro. */
+static int is_macro_name(const char *s, size_t len)
+{
+	int letters = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] >= 'A' && s[i] <= 'Z')
+			letters++;
+		else if (s[i] != '_' && (s[i] < '0' || s[i] > '9'))
+			return 0;
+	}
+	return letters > 0;
+}
+
 /* The name of the code the scan is in: function, "#define NAME", variable, or "-". */
 static const char *filescan__where(struct filescan *f, char *buf, size_t size)
 {
@@ -280,7 +303,7 @@ static int filescan__site(struct filescan *f, const struct ctok_token *tok, int 
 static void filescan__reset_top(struct filescan *f)
 {
 	f->cand = NULL;
-	f->cand_syscall = 0;
+	f->cand_arg = CAND_PLAIN;
 	f->saw_eq = 0;
 	f->var = NULL;
 }
@@ -345,12 +368,17 @@ static int filescan__ident(struct filescan *f, const struct ctok_token *tok)
 		f->macro = tok->text;
 		f->macro_len = tok->len;
 	}
-	if (!f->in_dir && f->cand_syscall == 1 && f->depth == 0) {
-		snprintf(f->syscall, sizeof(f->syscall), "%ssys_%.*s",
-			 f->cand[0] == 'C' ? "compat_" : "", (int)tok->len, tok->text);
-		f->cand = f->syscall;
-		f->cand_len = strlen(f->syscall);
-		f->cand_syscall = 2;
+	if (!f->in_dir && f->depth == 0 && f->n_parens == 1 &&
+	    (f->cand_arg == CAND_SYSCALL || f->cand_arg == CAND_MACRO)) {
+		if (f->cand_arg == CAND_SYSCALL)
+			snprintf(f->cand_buf, sizeof(f->cand_buf), "%ssys_%.*s",
+				 f->cand[0] == 'C' ? "compat_" : "", (int)tok->len, tok->text);
+		else
+			snprintf(f->cand_buf, sizeof(f->cand_buf), "%.*s(%.*s)", (int)f->cand_len,
+				 f->cand, (int)tok->len, tok->text);
+		f->cand = f->cand_buf;
+		f->cand_len = strlen(f->cand_buf);
+		f->cand_arg = CAND_NAMED;
 	}
 	if (!f->in_dir && f->depth == 0 && f->n_parens == 0) {
 		f->top = tok->text;
@@ -385,8 +413,11 @@ static int filescan__lparen(struct filescan *f)
 		    !is_not_declarator(id, len)) {
 			f->cand = id;
 			f->cand_len = len;
-			f->cand_syscall = (len >= 15 && !memcmp(id, "SYSCALL_DEFINE", 14)) ||
-					  (len >= 22 && !memcmp(id, "COMPAT_SYSCALL_DEFINE", 21));
+			if ((len >= 15 && !memcmp(id, "SYSCALL_DEFINE", 14)) ||
+			    (len >= 22 && !memcmp(id, "COMPAT_SYSCALL_DEFINE", 21)))
+				f->cand_arg = CAND_SYSCALL;
+			else if (is_macro_name(id, len))
+				f->cand_arg = CAND_MACRO;
 		}
 	}
 	if (f->n_parens < MAX_PARENS)
@@ -401,6 +432,11 @@ static void filescan__punct(struct filescan *f, char ch)
 	case ')':
 		if (f->n_parens > (f->in_dir ? f->saved_parens : 0))
 			f->n_parens--;
+		/* SEC("...") with no name in it: the declarator is still to come */
+		if (!f->in_dir && f->depth == 0 && !f->n_parens && f->cand_arg == CAND_MACRO) {
+			f->cand = NULL;
+			f->cand_arg = CAND_PLAIN;
+		}
 		break;
 	case '{':
 		if (f->in_dir)

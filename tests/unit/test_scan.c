@@ -227,6 +227,30 @@ static void test_buffer_sites(void **state)
 	capdefs__free(defs);
 }
 
+static void test_buffer_macro_functions(void **state)
+{
+	static const struct want_site want[] = {
+		{ 4, "BPF_PROG(prog_name)", "CAP_CHOWN", "capable" },
+		{ 8, "FIXTURE_SETUP(layout1)", "CAP_SYS_ADMIN", "ns_capable" },
+		{ 12, "compat_sys_fixture", "CAP_NET_ADMIN", "capable" },
+	};
+	const char *src = "SEC(\"lsm/x\")\nint BPF_PROG(prog_name, int a)\n{\n"
+			  "\treturn capable(CAP_CHOWN);\n}\nFIXTURE_SETUP(layout1)\n{\n"
+			  "\tns_capable(ns, CAP_SYS_ADMIN);\n}\nCOMPAT_SYSCALL_DEFINE1(fixture, int, a)\n{\n"
+			  "\treturn capable(CAP_NET_ADMIN);\n}\n";
+	struct srcscan *s;
+	struct capdefs *defs;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(capdefs__load(fixture_path("scan", "new"), &defs, err, sizeof(err)), 0);
+	s = srcscan__new(defs);
+	assert_int_equal(srcscan__buffer(s, "m.c", src, strlen(src), NULL), 0);
+	check_sites(s, want, 3);
+	srcscan__free(s);
+	capdefs__free(defs);
+}
+
 static void test_buffer_outer_function(void **state)
 {
 	static const struct want_site want[] = {
@@ -443,6 +467,7 @@ int main(void)
 		cmocka_unit_test(test_capdefs_old_header),
 		cmocka_unit_test(test_capdefs_errors),
 		cmocka_unit_test(test_buffer_sites),
+		cmocka_unit_test(test_buffer_macro_functions),
 		cmocka_unit_test(test_buffer_outer_function),
 		cmocka_unit_test(test_tree_counts),
 		cmocka_unit_test(test_tree_errors),
