@@ -23,7 +23,6 @@
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
-#include <bpf/libbpf.h>
 #include <systemd/sd-daemon.h>
 
 #include "agg.h"
@@ -35,6 +34,7 @@
 #include "ksyms.h"
 #include "loader.h"
 #include "promfile.h"
+#include "rbconsumer.h"
 #include "recordopts.h"
 #include "rules.h"
 #include "stacks.h"
@@ -218,14 +218,15 @@ static int signal_fd(void)
 	return fd < 0 ? -errno : fd;
 }
 
-/* true when the loop should stop */
-static bool handle_fd(struct recorder *r, struct ring_buffer *rb, int fd, int sigfd, int endfd)
+/* true when the loop should stop; *more: records left in the ring buffer */
+static bool handle_fd(struct recorder *r, struct rbconsumer *rb, int fd, int sigfd, int endfd,
+		      int *more)
 {
 	struct signalfd_siginfo si;
 	__u64 ticks;
 
-	if (fd == ring_buffer__epoll_fd(rb)) {
-		ring_buffer__consume(rb);
+	if (fd == rbconsumer__epoll_fd(rb)) {
+		*more = rbconsumer__consume(rb) > 0;
 		return false;
 	}
 	if (fd == r->flush_timer) {
@@ -240,11 +241,11 @@ static bool handle_fd(struct recorder *r, struct ring_buffer *rb, int fd, int si
 	return fd == sigfd || fd == endfd;
 }
 
-static int event_loop(struct recorder *r, struct ring_buffer *rb)
+static int event_loop(struct recorder *r, struct rbconsumer *rb)
 {
 	int epfd = epoll_create1(EPOLL_CLOEXEC), sigfd = signal_fd(), endfd = -1;
 	struct epoll_event evs[8];
-	int err, n, i;
+	int err, n, i, more = 0;
 	bool stop = false;
 
 	r->flush_timer = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
@@ -260,13 +261,16 @@ static int event_loop(struct recorder *r, struct ring_buffer *rb)
 			err = arm_timer(endfd, r->o.duration, false);
 	}
 	if (!err)
-		err = add_fd(epfd, ring_buffer__epoll_fd(rb));
+		err = add_fd(epfd, rbconsumer__epoll_fd(rb));
 	while (!err && !stop) {
-		n = epoll_wait(epfd, evs, 8, -1);
+		/* records left from a cut batch: look at the other fds, then go on */
+		n = epoll_wait(epfd, evs, 8, more ? 0 : -1);
 		if (n < 0 && errno != EINTR)
 			err = -errno;
+		if (more && !n)
+			evs[n++].data.fd = rbconsumer__epoll_fd(rb);
 		for (i = 0; i < n; i++)
-			stop |= handle_fd(r, rb, evs[i].data.fd, sigfd, endfd);
+			stop |= handle_fd(r, rb, evs[i].data.fd, sigfd, endfd, &more);
 	}
 	sd_notify(0, "STOPPING=1");
 	if (endfd >= 0)
@@ -280,13 +284,13 @@ static int event_loop(struct recorder *r, struct ring_buffer *rb)
 }
 
 /* The last records, then the last flush: a clean stop loses nothing. */
-static int drain_and_flush(struct recorder *r, struct ring_buffer *rb)
+static int drain_and_flush(struct recorder *r, struct rbconsumer *rb)
 {
 	__u64 cnt[CAPAUDIT_CNT_NR] = {};
 	int err;
 
 	loader__detach(r->loader);
-	ring_buffer__consume(rb);
+	rbconsumer__drain(rb);
 	err = flush(r);
 	loader__read_counters(r->loader, cnt);
 	fprintf(stderr, "capaudit: %llu checks seen in the kernel, %llu delivered, %llu lost "
@@ -348,7 +352,7 @@ static __u64 clock_ns(clockid_t clk)
 
 static int run(struct recorder *r)
 {
-	struct ring_buffer *rb = NULL;
+	struct rbconsumer *rb = NULL;
 	int err;
 
 	r->mono_to_real = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
@@ -363,7 +367,7 @@ static int run(struct recorder *r)
 	if (err)
 		goto out_free;
 	r->stacks = stacks__new(r->loader, r->ksyms);
-	rb = ring_buffer__new(loader__events_fd(r->loader), handle_event, r, NULL);
+	rb = rbconsumer__new(loader__events_fd(r->loader), handle_event, r);
 	if (!r->stacks || !rb) {
 		err = -ENOMEM;
 		goto out_free;
@@ -374,7 +378,7 @@ static int run(struct recorder *r)
 	err = event_loop(r, rb);
 	err = drain_and_flush(r, rb) ?: err;
 out_free:
-	ring_buffer__free(rb);
+	rbconsumer__free(rb);
 	stacks__free(r->stacks);
 	loader__free(r->loader);
 	workloads__free(r->workloads);

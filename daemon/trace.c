@@ -20,7 +20,6 @@
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
-#include <bpf/libbpf.h>
 #include <json-c/json.h>
 
 #include "capnames.h"
@@ -28,6 +27,7 @@
 #include "events.h"
 #include "ksyms.h"
 #include "loader.h"
+#include "rbconsumer.h"
 #include "stacks.h"
 #include "syscalls.h"
 #include "tracejson.h"
@@ -311,11 +311,11 @@ static int epoll_add(int epfd, int fd)
 }
 
 /* Runs until a signal or the timer; returns 0 or -errno. */
-static int event_loop(struct trace *t, struct ring_buffer *rb)
+static int event_loop(struct trace *t, struct rbconsumer *rb)
 {
-	int epfd, sigfd, timerfd = -1, rbfd = ring_buffer__epoll_fd(rb);
+	int epfd, sigfd, timerfd = -1, rbfd = rbconsumer__epoll_fd(rb);
 	struct epoll_event evs[4];
-	int err, n, i;
+	int err, n, i, more = 0;
 	bool stop = false;
 
 	epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -330,17 +330,20 @@ static int event_loop(struct trace *t, struct ring_buffer *rb)
 	if (!err)
 		err = epoll_add(epfd, rbfd);
 	while (!err && !stop) {
-		n = epoll_wait(epfd, evs, 4, -1);
+		/* records left from a cut batch: look at the other fds, then go on */
+		n = epoll_wait(epfd, evs, 4, more ? 0 : -1);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
 			err = -errno;
 			break;
 		}
+		if (more && !n)
+			evs[n++].data.fd = rbfd;
 		for (i = 0; i < n; i++) {
 			if (evs[i].data.fd == rbfd) {
-				err = ring_buffer__consume(rb);
-				err = err < 0 ? err : 0;
+				more = rbconsumer__consume(rb);
+				err = more < 0 ? more : 0;
 				fflush(stdout);
 			} else {
 				stop = true;
@@ -355,12 +358,12 @@ static int event_loop(struct trace *t, struct ring_buffer *rb)
 	return err;
 }
 
-static void print_summary(struct trace *t, struct ring_buffer *rb)
+static void print_summary(struct trace *t, struct rbconsumer *rb)
 {
 	__u64 cnt[CAPAUDIT_CNT_NR] = {};
 
 	loader__detach(t->loader);
-	ring_buffer__consume(rb);
+	rbconsumer__drain(rb);
 	fflush(stdout);
 	loader__read_counters(t->loader, cnt);
 	fprintf(stderr,
@@ -394,7 +397,7 @@ static int load_ksyms(struct trace *t)
 
 static int run(struct trace *t)
 {
-	struct ring_buffer *rb;
+	struct rbconsumer *rb = NULL;
 	int err;
 
 	/* after the attach: the BPF program's own frames are in kallsyms then */
@@ -405,7 +408,7 @@ static int run(struct trace *t)
 	if (err)
 		goto out_free_loader;
 	t->stacks = stacks__new(t->loader, t->ksyms);
-	rb = ring_buffer__new(loader__events_fd(t->loader), handle_event, t, NULL);
+	rb = rbconsumer__new(loader__events_fd(t->loader), handle_event, t);
 	if (!t->stacks || !rb) {
 		err = -ENOMEM;
 		goto out_free_stacks;
@@ -418,8 +421,8 @@ static int run(struct trace *t)
 		       "CALLSITE");
 	err = event_loop(t, rb);
 	print_summary(t, rb);
-	ring_buffer__free(rb);
 out_free_stacks:
+	rbconsumer__free(rb);
 	stacks__free(t->stacks);
 	ksyms__free(t->ksyms);
 out_free_loader:

@@ -34,7 +34,7 @@ while [ $i -le "$ROUNDS" ]; do
 	[ "$now" != error ] && [ "$now" -ge "$prev" ] || { echo "the total went backwards"; exit 1; }
 	snapshot >"$T/now"
 	# a key that was there must still be there, with a count at least as big
-	awk -F'|' 'NR == FNR { was[$1] = $2; next } { now[$1] = $2 }
+	awk -F'|' 'FILENAME == ARGV[1] { was[$1] = $2; next } { now[$1] = $2 }
 		END { for (k in was) if (!(k in now) || now[k] + 0 < was[k] + 0) { print "backwards: " k " " was[k] " -> " now[k]; bad = 1 } exit bad }' \
 		"$T/prev" "$T/now" || exit 1
 	mv "$T/now" "$T/prev"
