@@ -149,6 +149,27 @@ static int parse_args(int argc, char **argv, struct scan_args *a)
 	return 0;
 }
 
+/* The progress line on stderr (a TTY): "capaudit: scanning TREE: N files, M MB". */
+static void show_progress(void *ctx, unsigned long files, unsigned long long bytes, int done)
+{
+	if (done)
+		fprintf(stderr, "\r\033[K");
+	else
+		fprintf(stderr, "\rcapaudit: scanning %s: %lu files, %llu MB ", (const char *)ctx,
+			files, bytes >> 20);
+}
+
+/* Sets up the progress line for a scan of @tree, if wanted. */
+static void want_progress(struct scan_args *a, const char *tree)
+{
+	if (a->progress < 0 ? isatty(STDERR_FILENO) : a->progress) {
+		a->opts.progress = show_progress;
+		a->opts.progress_ctx = (void *)tree;
+	} else {
+		a->opts.progress = NULL;
+	}
+}
+
 /* Writes a chart file; 0 or 1 (the error printed). */
 static int write_chart(const char *path, int (*draw)(const struct scan_report *, FILE *),
 		       const struct scan_report *r)
@@ -182,7 +203,7 @@ static int scan_tree(const char *tree, struct scan_args *a)
 		fprintf(stderr, "capaudit scan: %s\n", err);
 		return 1;
 	}
-	a->opts.progress = a->progress < 0 ? isatty(STDERR_FILENO) : a->progress;
+	want_progress(a, tree);
 	if (a->maintainers && maintainers__load(tree, &maint, err, sizeof(err))) {
 		fprintf(stderr, "capaudit scan: %s\n", err);
 		ret = 1;
@@ -279,9 +300,10 @@ static int diff_trees(const char *old_tree, const char *new_tree, struct scan_ar
 	struct srcdiff *d;
 	int ret = 1;
 
-	a->opts.progress = a->progress < 0 ? isatty(STDERR_FILENO) : a->progress;
+	want_progress(a, old_tree);
 	if (load_and_scan(old_tree, a, &o))
 		return 1;
+	want_progress(a, new_tree);
 	if (load_and_scan(new_tree, a, &n))
 		goto out_free_old;
 	if (srcdiff__scans(o, n, &d)) {

@@ -37,7 +37,9 @@ struct srcscan_opts {
 	int headers;		/* .h files too */
 	int article_filter;	/* no drivers/; of arch/ only x86 (i386, x86_64) */
 	int threads;		/* 0: one per online CPU */
-	int progress;		/* a progress line on stderr */
+	/* called every 200 ms with the counts so far, then once with @done set */
+	void (*progress)(void *ctx, unsigned long files, unsigned long long bytes, int done);
+	void *progress_ctx;
 	enum srcscan_io io;
 };
 

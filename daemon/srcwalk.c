@@ -410,6 +410,8 @@ static void *worker__run(void *arg)
 
 static void walker__progress(struct walker *w)
 {
+	unsigned long long bytes;
+	unsigned long files;
 	struct timespec ts;
 	int done;
 
@@ -424,14 +426,13 @@ static void walker__progress(struct walker *w)
 		if (!w->done)
 			pthread_cond_timedwait(&w->finished, &w->lock, &ts);
 		done = w->done;
-		if (!done)
-			fprintf(stderr, "\rcapaudit: scanning %s: %lu files, %llu MB ", w->tree,
-				w->files, w->bytes >> 20);
+		files = w->files;
+		bytes = w->bytes;
 		pthread_mutex_unlock(&w->lock);
+		w->opts->progress(w->opts->progress_ctx, files, bytes, done);
 		if (done)
 			break;
 	}
-	fprintf(stderr, "\r\033[K");
 }
 
 static int online_cpus(void)

@@ -317,6 +317,41 @@ static void test_tree_counts(void **state)
 	check_tree("old", 0, 1, 3, 5, 1);	/* arch/i386 and arch/x86_64 kept */
 }
 
+struct progress_seen {
+	int calls, done;
+	unsigned long files;
+};
+
+static void note_progress(void *ctx, unsigned long files, unsigned long long bytes, int done)
+{
+	struct progress_seen *p = ctx;
+
+	(void)bytes;
+	p->calls++;
+	p->done += done;
+	p->files = files;
+}
+
+static void test_tree_progress(void **state)
+{
+	struct progress_seen seen = { 0 };
+	struct srcscan_opts opts = { .threads = 2, .progress = note_progress, .progress_ctx = &seen };
+	struct capdefs *defs;
+	struct srcscan *s;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(capdefs__load(fixture_path("scan", "new"), &defs, err, sizeof(err)), 0);
+	assert_int_equal(srcscan__tree(fixture_path("scan", "new"), defs, &opts, &s, err,
+				       sizeof(err)), 0);
+	/* at least the last call, which says it is done */
+	assert_true(seen.calls >= 1);
+	assert_int_equal(seen.done, 1);
+	assert_true(seen.files <= srcscan__files(s));
+	srcscan__free(s);
+	capdefs__free(defs);
+}
+
 static void test_tree_errors(void **state)
 {
 	struct srcscan_opts opts = { 0 };
@@ -470,6 +505,7 @@ int main(void)
 		cmocka_unit_test(test_buffer_macro_functions),
 		cmocka_unit_test(test_buffer_outer_function),
 		cmocka_unit_test(test_tree_counts),
+		cmocka_unit_test(test_tree_progress),
 		cmocka_unit_test(test_tree_errors),
 		cmocka_unit_test(test_report_tables),
 		cmocka_unit_test(test_report_json_csv),
