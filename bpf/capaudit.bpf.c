@@ -34,6 +34,15 @@ const volatile __u32 targ_kernel_stack = 1;
 const volatile __u32 targ_user_stack = 0;
 const volatile __u32 targ_arg4 = CAPAUDIT_ARG4_OPTS;
 
+/*
+ * kprobe fallback: the loader sets this (CLOCK_MONOTONIC ns) once both the
+ * kprobe and the kretprobe are attached.  Before it, an entry could miss its
+ * return (kretprobe not attached yet); for a second after it, a return may
+ * belong to a call that entered before it.  Neither is a real mismatch.
+ */
+__u64 armed_ns = 0;
+#define ARMING_GRACE_NS 1000000000ull
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 1 << 22);	/* resized by the loader */
@@ -201,6 +210,8 @@ int BPF_KPROBE(capaudit_kprobe, const struct cred *cred, struct user_namespace *
 		.kstack_id = CAPAUDIT_NO_STACK,
 	};
 
+	if (!armed_ns)
+		return 0;
 	/* the stack is taken here: at return the frame of the check is gone */
 	if (targ_kernel_stack)
 		s.kstack_id = take_stack(ctx, 0);
@@ -220,7 +231,8 @@ int BPF_KRETPROBE(capaudit_kretprobe, int ret)
 	int err;
 
 	if (!s) {
-		count(CAPAUDIT_CNT_MISMATCH);
+		if (armed_ns && bpf_ktime_get_ns() - armed_ns > ARMING_GRACE_NS)
+			count(CAPAUDIT_CNT_MISMATCH);
 		return 0;
 	}
 	err = emit(ctx, s->cred, s->ns, s->cap, s->arg4, ret, CAPAUDIT_F_KPROBE, s->kstack_id);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/capability.h>
 #include <bpf/bpf.h>
@@ -242,6 +243,15 @@ static void set_rodata(struct capaudit_bpf *skel, const struct loader_opts *opts
 	skel->rodata->targ_arg4 = arg4;
 }
 
+/* kprobe fallback: entries count from now on (see armed_ns in the BPF program) */
+static void arm(struct capaudit_bpf *skel)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	skel->bss->armed_ns = ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
 static int load_and_attach(struct loader *l, const struct loader_opts *opts)
 {
 	struct capaudit_bpf *skel = l->skel;
@@ -264,6 +274,8 @@ static int load_and_attach(struct loader *l, const struct loader_opts *opts)
 			return err;
 	}
 	err = capaudit_bpf__attach(skel);
+	if (!err)
+		arm(skel);
 	if (err) {
 		fprintf(stderr, "capaudit: cannot attach to cap_capable: %s%s\n", strerror(-err),
 			err == -EPERM ? " (needs CAP_BPF and CAP_PERFMON)" : "");
