@@ -159,7 +159,7 @@ static int load_rules(struct recorder *r)
 	if (!r->o.rules_path)
 		return 0;
 	if (rules__load(r->o.rules_path, &rules, err, sizeof(err))) {
-		fprintf(stderr, "capaudit: %s\n", err);
+		fprintf(stderr, "%s\n", err);
 		return -EINVAL;
 	}
 	rules__free(r->rules);

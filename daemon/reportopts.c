@@ -206,7 +206,7 @@ int report_opts__load_advice(const struct report_opts *o, struct store *store,
 		return 0;
 	err = rules__load(rules_path(o), ret_rules, errbuf, sizeof(errbuf));
 	if (err) {
-		fprintf(stderr, "capaudit: %s\n", errbuf);
+		fprintf(stderr, "%s\n", errbuf);
 		goto out_free_fb;
 	}
 	return 0;

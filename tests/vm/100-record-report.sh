@@ -47,3 +47,24 @@ assert sum(int(r["count"]) for r in rows if r["workload"] == "storm.service" and
 	{ echo "folded report"; "$CAPAUDIT" report --store "$DB" --folded | head; exit 1; }
 # the store holds no raw kernel address
 if sqlite3 "$DB" .dump | grep -Eq 'ffffffff[0-9a-f]{8}'; then echo "raw kernel address in the store"; exit 1; fi
+
+# --prometheus: a text file per flush, counters per capability, verdict and
+# call site; SIGHUP rereads the configuration and the rules, and a bad rules
+# file is refused with its line while the daemon keeps running
+mkdir -p "$T/prom"
+cp "$REPO/rules/capaudit.rules" "$T/rules"
+printf 'flush-interval 1\nrules %s\n' "$T/rules" >"$T/conf"
+record_start "$DB" --config "$T/conf" --prometheus "$T/prom" || exit 1
+in_cgroup storm.service "$REPO/build/progs/capstorm" 100 >/dev/null || exit 1
+sleep 2.5
+grep -E '^capaudit_checks_total\{cap="CAP_SYS_ADMIN",verdict="granted",call_site="__x64_sys_sethostname"\} [0-9]+$' \
+	"$T/prom/capaudit.prom" || { echo "no sethostname series"; cat "$T/prom/capaudit.prom"; exit 1; }
+grep -q '^capaudit_lost_total{cause="ringbuf_full"} [0-9]*$' "$T/prom/capaudit.prom" || exit 1
+echo 'bad_rule CAP_NOPE "x" y' >>"$T/rules"
+kill -HUP "$RECORD_PID"
+sleep 1.5
+grep -q "rules $T/rules:.*CAP_NOPE" "$RECORD_LOG" || { echo "bad rules not reported"; cat "$RECORD_LOG"; exit 1; }
+grep -q 'keeping the previous rules' "$RECORD_LOG" || { cat "$RECORD_LOG"; exit 1; }
+kill -0 "$RECORD_PID" || { echo "record died on a bad reload"; exit 1; }
+record_stop TERM
+[ "$RECORD_RC" = 0 ] || { cat "$RECORD_LOG"; exit 1; }
