@@ -101,6 +101,20 @@ check "prepare-only applies a two-patch series" bk_run --prepare-only
 check "both patches are in the tree" \
 	grep -qx '	return -1;' "$src/security/commoncap.c"
 
+# Changing one patch: the files the other patches touch come back with the
+# same content, and keep their mtime (no rebuild of what includes them).
+touch -d @1000000000 "$src/kernel/capability.c"
+cp "$t/patches/0002-commoncap.patch" "$t/patches/0002-commoncap.patch.keep"
+sed -i 's/^+\treturn -1;$/+\treturn -2;/' "$t/patches/0002-commoncap.patch"
+check "prepare-only takes a change to the second patch" bk_run --prepare-only
+check "the changed patch is in the tree" grep -qx '	return -2;' "$src/security/commoncap.c"
+check "a file whose content came back keeps its mtime" \
+	test "$(stat -c %Y "$src/kernel/capability.c")" = 1000000000
+check "a file whose content changed gets a new mtime" \
+	test "$(stat -c %Y "$src/security/commoncap.c")" != 1000000000
+mv "$t/patches/0002-commoncap.patch.keep" "$t/patches/0002-commoncap.patch"
+check "the second patch back as it was" bk_run --prepare-only
+
 # 4. A patch that does not apply: a clear error naming it, tree untouched.
 before=$(tree_state)
 cp "$t/patches/0002-commoncap.patch" "$t/patches/0002-commoncap.patch.good"
