@@ -182,7 +182,8 @@ FUZZ_SRCS := daemon/ctok.c daemon/capdefs.c daemon/srcscan.c daemon/srcdiff.c \
 $(BUILD)/fuzz/fuzz_ctok: tests/fuzz/fuzz_ctok.c $(FUZZ_SRCS) $(wildcard daemon/*.h)
 	@mkdir -p $(dir $@)
 	$(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Idaemon \
-		-fsanitize=fuzzer,address,undefined $< $(FUZZ_SRCS) -ljson-c -o $@
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		$< $(FUZZ_SRCS) -ljson-c -o $@
 
 fuzz: $(BUILD)/fuzz/fuzz_ctok
 	@mkdir -p $(BUILD)/fuzz/corpus-ctok $(BUILD)/fuzz/artifacts

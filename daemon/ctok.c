@@ -6,6 +6,9 @@
  * and preprocessing numbers whole, and mark directive lines.
  */
 #include <string.h>
+#ifdef __x86_64__
+#include <immintrin.h>
+#endif
 
 #include "ctok.h"
 
@@ -24,6 +27,7 @@ enum {
 
 static unsigned char cls[256];
 static unsigned char identch[256];
+static int have_avx2;
 
 static void __attribute__((constructor)) ctok__init_tables(void)
 {
@@ -43,6 +47,9 @@ static void __attribute__((constructor)) ctok__init_tables(void)
 	cls['#'] = C_HASH;
 	cls['\\'] = C_BACKSLASH;
 	cls['.'] = C_DOT;
+#ifdef __x86_64__
+	have_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+#endif
 }
 
 void ctok__init(struct ctok *t, const char *buf, size_t len)
@@ -274,4 +281,110 @@ static inline enum ctok_kind next_token(struct ctok *t, struct ctok_token *ret_t
 enum ctok_kind ctok__next(struct ctok *t, struct ctok_token *ret_tok)
 {
 	return next_token(t, ret_tok);
+}
+
+/*
+ * The next byte that matters when skipping a block: a brace, a comment's or
+ * literal's start, a backslash or a '#'.  Newlines on the way are counted
+ * into *lines.  AVX2 looks at 32 bytes a step.
+ */
+#ifdef __x86_64__
+__attribute__((target("avx2,popcnt"))) static const char *find_special_avx2(const char *p, const char *end,
+									   unsigned int *lines)
+{
+	const __m256i nl = _mm256_set1_epi8('\n');
+	static const char specials[] = "{}/\"'\\#";
+	__m256i sp[7];
+	int i;
+
+	for (i = 0; i < 7; i++)
+		sp[i] = _mm256_set1_epi8(specials[i]);
+	for (; p + 32 <= end; p += 32) {
+		__m256i v = _mm256_loadu_si256((const __m256i *)p);
+		__m256i hit = _mm256_cmpeq_epi8(v, sp[0]);
+		unsigned int m, n;
+
+		for (i = 1; i < 7; i++)
+			hit = _mm256_or_si256(hit, _mm256_cmpeq_epi8(v, sp[i]));
+		m = _mm256_movemask_epi8(hit);
+		n = _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, nl));
+		if (m) {
+			unsigned int k = __builtin_ctz(m);
+
+			*lines += __builtin_popcount(n & ((1u << k) - 1));
+			return p + k;
+		}
+		*lines += __builtin_popcount(n);
+	}
+	return p;
+}
+#endif
+
+static const char *find_special(const char *p, const char *end, unsigned int *lines)
+{
+#ifdef __x86_64__
+	if (have_avx2)
+		p = find_special_avx2(p, end, lines);
+#endif
+	for (; p < end; p++) {
+		switch (*p) {
+		case '\n':
+			(*lines)++;
+			break;
+		case '{': case '}': case '/': case '"': case '\'': case '\\': case '#':
+			return p;
+		}
+	}
+	return end;
+}
+
+int ctok__skip_block(struct ctok *t, const char *limit)
+{
+	const char *p = t->p, *end = limit < t->end ? limit : t->end;
+	unsigned int orig_line = t->line;
+	int depth = 1;
+	size_t n;
+
+	if (t->in_directive)
+		return 0;
+	for (;;) {
+		p = find_special(p, end, &t->line);
+		if (p >= end)
+			break;
+		switch (*p) {
+		case '#':
+			goto out_give_up;	/* a directive (likely): its #if/#else matter */
+		case '/':
+			if (p + 1 < end && p[1] == '*')
+				p = skip_block_comment(t, p + 2);
+			else if (p + 1 < end && p[1] == '/')
+				p = skip_line_comment(t, p + 2);
+			else
+				p++;
+			continue;
+		case '"':
+		case '\'':
+			p = skip_literal(t, p + 1, *p);
+			continue;
+		case '\\':
+			n = splice_len(p, end);
+			t->line += n > 0;
+			p += n ? n : 1;
+			continue;
+		case '{':
+			depth++;
+			p++;
+			continue;
+		default:	/* '}' */
+			if (!--depth) {
+				t->p = p;
+				t->at_line_start = 0;
+				return 1;
+			}
+			p++;
+		}
+	}
+out_give_up:
+	t->line = orig_line;
+	return 0;
 }

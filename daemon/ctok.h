@@ -41,4 +41,13 @@ void ctok__init(struct ctok *t, const char *buf, size_t len);
 /* Fills *ret_tok with the next token; returns its kind (CTOK_EOF at the end). */
 enum ctok_kind ctok__next(struct ctok *t, struct ctok_token *ret_tok);
 
+/*
+ * Just after a '{': skips to its matching '}' (left as the next token),
+ * counting lines, faster than tokenizing.  Gives up (returns 0, @t as it was)
+ * when the '}' is not before @limit, or at any '#' outside comments and
+ * literals (a directive's #if/#else matter to the caller).  Returns 1 when it
+ * skipped.
+ */
+int ctok__skip_block(struct ctok *t, const char *limit);
+
 #endif

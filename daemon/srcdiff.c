@@ -675,15 +675,15 @@ int srcdiff__patch(const char *path, const struct capdefs *defs, int headers,
 	}
 	close(fd);
 	pt.d = calloc(1, sizeof(*pt.d));
-	ret = pt.d ? patch__new_names(text, st.st_size, &added) : -ENOMEM;
+	ret = pt.d ? patch__new_names(text ? text : "", st.st_size, &added) : -ENOMEM;
 	if (!ret && added) {
 		union_defs = capdefs__union(defs, added);
 		if (!union_defs)
 			ret = -ENOMEM;
 	}
 	pt.new_defs = union_defs ? union_defs : defs;
-	pt.p = text;
-	pt.end = text + st.st_size;
+	pt.p = text ? text : "";	/* an empty diff: no change */
+	pt.end = pt.p + st.st_size;
 	if (!ret)
 		ret = patch__read(&pt);
 	if (!ret)

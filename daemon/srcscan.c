@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __x86_64__
+#include <immintrin.h>
+#endif
 
 #include "ctok.h"
 #include "srcscan.h"
@@ -37,6 +40,8 @@ struct srcscan {
 	unsigned long files;
 	unsigned long long bytes;
 	int sorted;
+	int avx2;
+	int no_skip;		/* tokenize function bodies even without candidates */
 };
 
 struct paren {
@@ -148,8 +153,10 @@ struct srcscan *srcscan__new(const struct capdefs *defs)
 {
 	struct srcscan *s = calloc(1, sizeof(*s));
 
-	if (s)
+	if (s) {
 		s->defs = defs;
+		s->avx2 = srcscan__cpu_avx2();
+	}
 	return s;
 }
 
@@ -516,20 +523,130 @@ static int filescan__token(struct filescan *f, const struct ctok_token *tok)
 	return ret;
 }
 
+int srcscan__cpu_avx2(void)
+{
+#ifdef __x86_64__
+	return __builtin_cpu_supports("avx2");
+#else
+	return 0;
+#endif
+}
+
+void srcscan__set_avx2(struct srcscan *s, int avx2)
+{
+	s->avx2 = avx2;
+}
+
+void srcscan__set_skip(struct srcscan *s, int skip)
+{
+	s->no_skip = !skip;
+}
+
+/* Is the "CAP"/"cap" at p "CAP_" or "capab"? */
+static int is_candidate(const char *p, const char *end)
+{
+	if (end - p < 4)
+		return 0;
+	if (p[0] == 'C')
+		return p[3] == '_';
+	return end - p >= 5 && p[3] == 'a' && p[4] == 'b';
+}
+
+static const char *find_candidate_scalar(const char *p, const char *end)
+{
+	for (; p + 4 <= end; p++)
+		if ((p[0] == 'C' && p[1] == 'A' && p[2] == 'P') ||
+		    (p[0] == 'c' && p[1] == 'a' && p[2] == 'p'))
+			if (is_candidate(p, end))
+				return p;
+	return end;
+}
+
+#ifdef __x86_64__
+/* Where do "CAP" or "cap" start, 32 bytes at a time? */
+__attribute__((target("avx2"))) static const char *find_candidate_avx2(const char *p,
+									 const char *end)
+{
+	const __m256i C = _mm256_set1_epi8('C'), A = _mm256_set1_epi8('A'), P = _mm256_set1_epi8('P');
+	const __m256i c = _mm256_set1_epi8('c'), a = _mm256_set1_epi8('a'), pp = _mm256_set1_epi8('p');
+
+	for (; p + 32 + 2 <= end; p += 32) {
+		__m256i v0 = _mm256_loadu_si256((const __m256i *)p);
+		__m256i v1 = _mm256_loadu_si256((const __m256i *)(p + 1));
+		__m256i v2 = _mm256_loadu_si256((const __m256i *)(p + 2));
+		__m256i up = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(v0, C),
+							       _mm256_cmpeq_epi8(v1, A)),
+					      _mm256_cmpeq_epi8(v2, P));
+		__m256i lo = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(v0, c),
+							       _mm256_cmpeq_epi8(v1, a)),
+					      _mm256_cmpeq_epi8(v2, pp));
+		unsigned int m = _mm256_movemask_epi8(_mm256_or_si256(up, lo));
+
+		for (; m; m &= m - 1)
+			if (is_candidate(p + __builtin_ctz(m), end))
+				return p + __builtin_ctz(m);
+	}
+	return find_candidate_scalar(p, end);
+}
+
+/* The same, 16 bytes at a time, for CPUs without AVX2. */
+static const char *find_candidate_sse2(const char *p, const char *end)
+{
+	const __m128i C = _mm_set1_epi8('C'), A = _mm_set1_epi8('A'), P = _mm_set1_epi8('P');
+	const __m128i c = _mm_set1_epi8('c'), a = _mm_set1_epi8('a'), pp = _mm_set1_epi8('p');
+
+	for (; p + 16 + 2 <= end; p += 16) {
+		__m128i v0 = _mm_loadu_si128((const __m128i *)p);
+		__m128i v1 = _mm_loadu_si128((const __m128i *)(p + 1));
+		__m128i v2 = _mm_loadu_si128((const __m128i *)(p + 2));
+		__m128i up = _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(v0, C), _mm_cmpeq_epi8(v1, A)),
+					   _mm_cmpeq_epi8(v2, P));
+		__m128i lo = _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(v0, c), _mm_cmpeq_epi8(v1, a)),
+					   _mm_cmpeq_epi8(v2, pp));
+		unsigned int m = _mm_movemask_epi8(_mm_or_si128(up, lo));
+
+		for (; m; m &= m - 1)
+			if (is_candidate(p + __builtin_ctz(m), end))
+				return p + __builtin_ctz(m);
+	}
+	return find_candidate_scalar(p, end);
+}
+#endif
+
+const char *srcscan__find_candidate(int avx2, const char *p, const char *end)
+{
+#ifdef __x86_64__
+	return avx2 ? find_candidate_avx2(p, end) : find_candidate_sse2(p, end);
+#else
+	(void)avx2;
+	return find_candidate_scalar(p, end);
+#endif
+}
+
 int srcscan__hunk(struct srcscan *s, const char *path, const char *buf, size_t len,
 		  const char *function, unsigned int first_line)
 {
 	struct filescan f = { .s = s, .path = path, .outer = function };
+	const char *next = NULL;	/* the next candidate, once searched */
 	struct ctok_token tok;
 	struct ctok t;
 	int ret;
 
+	if (!len)
+		return 0;
 	ctok__init(&t, buf, len);
 	t.line = first_line;
 	while (ctok__next(&t, &tok) != CTOK_EOF) {
 		ret = filescan__token(&f, &tok);
 		if (ret)
 			return ret;
+		/* a function body with no candidate in it holds nothing: skip it */
+		if (tok.kind == CTOK_PUNCT && tok.ch == '{' && f.depth == 1 && !f.in_dir &&
+		    !s->no_skip) {
+			if (!next || next < t.p)
+				next = srcscan__find_candidate(s->avx2, t.p, t.end);
+			ctok__skip_block(&t, next);
+		}
 	}
 	return 0;
 }

@@ -17,9 +17,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#ifdef __x86_64__
-#include <immintrin.h>
-#endif
 
 #include "srcscan.h"
 #include "srcscan_int.h"
@@ -83,98 +80,20 @@ static int helper_call_at(const char *p, size_t n, size_t at)
 	return e < n && p[e] == '(';
 }
 
-static int scalar_interest(const char *p, size_t n, size_t from)
-{
-	size_t i;
-
-	for (i = from; i + 4 <= n; i++) {
-		if (p[i] == 'C' && !memcmp(p + i, "CAP_", 4))
-			return 1;
-		if (p[i] == 'c' && i + 5 <= n && !memcmp(p + i, "capab", 5) && helper_call_at(p, n, i))
-			return 1;
-	}
-	return 0;
-}
-
-/* A candidate "CAP"/"cap" at p[at]: "CAP_", or "capab" in a called helper's name? */
-static int candidate(const char *p, size_t n, size_t at)
-{
-	if (at + 4 > n)
-		return 0;
-	if (p[at] == 'C')
-		return p[at + 3] == '_';
-	return at + 5 <= n && p[at + 3] == 'a' && p[at + 4] == 'b' && helper_call_at(p, n, at);
-}
-
-#ifdef __x86_64__
-/* 32 bytes at a time: where do "CAP" or "cap" start? */
-__attribute__((target("avx2"))) static int has_interest_avx2(const char *p, size_t n)
-{
-	const __m256i C = _mm256_set1_epi8('C'), A = _mm256_set1_epi8('A'), P = _mm256_set1_epi8('P');
-	const __m256i c = _mm256_set1_epi8('c'), a = _mm256_set1_epi8('a'), pp = _mm256_set1_epi8('p');
-	size_t i = 0;
-
-	for (; i + 32 + 2 <= n; i += 32) {
-		__m256i v0 = _mm256_loadu_si256((const __m256i *)(p + i));
-		__m256i v1 = _mm256_loadu_si256((const __m256i *)(p + i + 1));
-		__m256i v2 = _mm256_loadu_si256((const __m256i *)(p + i + 2));
-		__m256i up = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(v0, C),
-							       _mm256_cmpeq_epi8(v1, A)),
-					      _mm256_cmpeq_epi8(v2, P));
-		__m256i lo = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(v0, c),
-							       _mm256_cmpeq_epi8(v1, a)),
-					      _mm256_cmpeq_epi8(v2, pp));
-		unsigned int m = _mm256_movemask_epi8(_mm256_or_si256(up, lo));
-
-		while (m) {
-			if (candidate(p, n, i + __builtin_ctz(m)))
-				return 1;
-			m &= m - 1;
-		}
-	}
-	return scalar_interest(p, n, i);
-}
-
-/* 16 bytes at a time, for CPUs without AVX2. */
-static int has_interest_sse2(const char *p, size_t n)
-{
-	const __m128i C = _mm_set1_epi8('C'), A = _mm_set1_epi8('A'), P = _mm_set1_epi8('P');
-	const __m128i c = _mm_set1_epi8('c'), a = _mm_set1_epi8('a'), pp = _mm_set1_epi8('p');
-	size_t i = 0;
-
-	for (; i + 16 + 2 <= n; i += 16) {
-		__m128i v0 = _mm_loadu_si128((const __m128i *)(p + i));
-		__m128i v1 = _mm_loadu_si128((const __m128i *)(p + i + 1));
-		__m128i v2 = _mm_loadu_si128((const __m128i *)(p + i + 2));
-		__m128i up = _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(v0, C), _mm_cmpeq_epi8(v1, A)),
-					   _mm_cmpeq_epi8(v2, P));
-		__m128i lo = _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(v0, c), _mm_cmpeq_epi8(v1, a)),
-					   _mm_cmpeq_epi8(v2, pp));
-		unsigned int m = _mm_movemask_epi8(_mm_or_si128(up, lo));
-
-		while (m) {
-			if (candidate(p, n, i + __builtin_ctz(m)))
-				return 1;
-			m &= m - 1;
-		}
-	}
-	return scalar_interest(p, n, i);
-}
-#endif
-
 /*
  * Can p[0..n) hold a use or a helper call?  It must hold "CAP_", or a
- * helper's name followed by '('.  Most files hold neither: a vector search
- * for "CAP" and "cap" rules them out at memory speed.
+ * helper's name followed by '('.  Most files hold neither: the vector search
+ * of srcscan__find_candidate() rules them out at memory speed.
  */
 static int has_interest(int avx2, const char *p, size_t n)
 {
-#ifdef __x86_64__
-	return avx2 ? has_interest_avx2(p, n) : has_interest_sse2(p, n);
-#else
-	(void)avx2;
-	return scalar_interest(p, n, 0);
-#endif
+	const char *end = p + n, *q;
+
+	for (q = srcscan__find_candidate(avx2, p, end); q < end;
+	     q = srcscan__find_candidate(avx2, q + 1, end))
+		if (*q == 'C' || helper_call_at(p, n, q - p))
+			return 1;
+	return 0;
 }
 
 static void walker__fail(struct walker *w, int error, const char *rel, const char *name)
@@ -455,9 +374,7 @@ int srcscan__tree(const char *tree, const struct capdefs *defs, const struct src
 	int i, n, started = 0, ret = 0;
 	char *root;
 
-#ifdef __x86_64__
-	w.avx2 = __builtin_cpu_supports("avx2") && !getenv("CAPAUDIT_NO_AVX2");
-#endif
+	w.avx2 = srcscan__cpu_avx2() && !getenv("CAPAUDIT_NO_AVX2");
 	n = opts->threads > 0 ? (opts->threads > MAX_THREADS ? MAX_THREADS : opts->threads)
 			      : online_cpus();
 	w.rootfd = open(tree, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -477,6 +394,8 @@ int srcscan__tree(const char *tree, const struct capdefs *defs, const struct src
 	for (i = 0; i < n; i++) {
 		wk[i].w = &w;
 		wk[i].scan = srcscan__new(defs);
+		if (wk[i].scan)
+			srcscan__set_avx2(wk[i].scan, w.avx2);
 		wk[i].buf = malloc(READ_MIN);
 		wk[i].buf_size = READ_MIN;
 		if (!wk[i].scan || !wk[i].buf) {

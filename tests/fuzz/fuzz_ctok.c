@@ -20,6 +20,7 @@
 #include "ctok.h"
 #include "srcdiff.h"
 #include "srcscan.h"
+#include "srcscan_int.h"
 
 static const char header[] =
 	"#define CAP_CHOWN 0\n#define CAP_NET_ADMIN 12\n#define CAP_SYS_ADMIN 21\n";
@@ -50,21 +51,36 @@ static void check_tokens(const char *buf, size_t len)
 	}
 }
 
+/*
+ * The counter, with function bodies skipped (the default) and tokenized, and
+ * with AVX2 and SSE2 candidate searches: the same sites either way.
+ */
 static void check_scan(const struct capdefs *defs, const char *buf, size_t len)
 {
-	const struct srcscan_site *sites;
-	struct srcscan *s = srcscan__new(defs);
-	size_t n, i;
+	const struct srcscan_site *a, *b;
+	struct srcscan *fast = srcscan__new(defs), *slow = srcscan__new(defs);
+	size_t na, nb, i;
 
-	if (!s)
-		return;
-	if (!srcscan__buffer(s, "fuzz.c", buf, len, len & 1 ? "outer" : NULL)) {
-		sites = srcscan__sites(s, &n);
-		for (i = 0; i < n; i++)
-			assert(sites[i].cap >= 0 && sites[i].cap < capdefs__count(defs) &&
-			       sites[i].function && sites[i].line >= 1);
+	if (!fast || !slow)
+		goto out_free;
+	srcscan__set_skip(slow, 0);
+	srcscan__set_avx2(slow, 0);
+	if (srcscan__buffer(fast, "fuzz.c", buf, len, len & 1 ? "outer" : NULL) ||
+	    srcscan__buffer(slow, "fuzz.c", buf, len, len & 1 ? "outer" : NULL))
+		goto out_free;
+	a = srcscan__sites(fast, &na);
+	b = srcscan__sites(slow, &nb);
+	assert(na == nb);
+	for (i = 0; i < na; i++) {
+		assert(a[i].cap >= 0 && a[i].cap < capdefs__count(defs) && a[i].line >= 1);
+		assert(a[i].line == b[i].line && a[i].cap == b[i].cap);
+		assert(!strcmp(a[i].function, b[i].function));
+		assert((!a[i].helper && !b[i].helper) ||
+		       (a[i].helper && b[i].helper && !strcmp(a[i].helper, b[i].helper)));
 	}
-	srcscan__free(s);
+out_free:
+	srcscan__free(fast);
+	srcscan__free(slow);
 }
 
 static void check_header(const char *buf, size_t len)

@@ -96,6 +96,38 @@ static void test_ctok_directives(void **state)
 	assert_int_equal(kinds[11], CTOK_DIRECTIVE_END);
 }
 
+static void test_ctok_skip_block(void **state)
+{
+	const char *src = "{ a {\n b } /* }\n */ \"}\" '}' // }\n c }\nd";
+	const char *hash = "{\n#if X\n}\n";
+	struct ctok_token tok;
+	struct ctok t;
+
+	(void)state;
+	ctok__init(&t, src, strlen(src));
+	assert_int_equal(ctok__next(&t, &tok), CTOK_PUNCT);
+	assert_int_equal(ctok__skip_block(&t, src + strlen(src)), 1);
+	assert_int_equal(ctok__next(&t, &tok), CTOK_PUNCT);
+	assert_int_equal(tok.ch, '}');
+	assert_int_equal(tok.line, 4);
+	assert_int_equal(ctok__next(&t, &tok), CTOK_IDENT);
+	assert_int_equal(tok.line, 5);
+
+	/* the matching brace beyond the limit: nothing moves */
+	ctok__init(&t, src, strlen(src));
+	ctok__next(&t, &tok);
+	assert_int_equal(ctok__skip_block(&t, src + 10), 0);
+	assert_int_equal(ctok__next(&t, &tok), CTOK_IDENT);
+	assert_int_equal(tok.line, 1);
+
+	/* a directive inside: give up */
+	ctok__init(&t, hash, strlen(hash));
+	ctok__next(&t, &tok);
+	assert_int_equal(ctok__skip_block(&t, hash + strlen(hash)), 0);
+	assert_int_equal(ctok__next(&t, &tok), CTOK_DIRECTIVE);
+	assert_int_equal(tok.line, 2);
+}
+
 static void test_capdefs_new_header(void **state)
 {
 	struct capdefs *defs;
@@ -498,6 +530,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ctok_skips_comments_and_literals),
 		cmocka_unit_test(test_ctok_directives),
+		cmocka_unit_test(test_ctok_skip_block),
 		cmocka_unit_test(test_capdefs_new_header),
 		cmocka_unit_test(test_capdefs_old_header),
 		cmocka_unit_test(test_capdefs_errors),
