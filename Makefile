@@ -32,6 +32,7 @@ LIB_SRCS    := $(filter-out daemon/main.c,$(DAEMON_SRCS))
 LIB_OBJS    := $(patsubst daemon/%.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 UNIT_SRCS   := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+HOST_TESTS  := $(sort $(wildcard tests/host/[0-9]*.sh))
 PROG_SRCS   := $(sort $(wildcard tests/progs/*.c))
 PROG_BINS   := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(PROG_SRCS))
 DEPS_STAMP  := $(BUILD)/.deps
@@ -100,7 +101,7 @@ asan-bins:
 	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CC=clang CFLAGS="$(ASAN_CFLAGS)" $(ASAN_BINS)
 
 check: $(BUILD)/capaudit $(UNIT_BINS) asan-bins
-	@tests/run --unit $(UNIT_BINS) $(ASAN_BINS) --scripts tests/build-kernel/run.sh
+	@tests/run --unit $(UNIT_BINS) $(ASAN_BINS) --scripts tests/build-kernel/run.sh $(HOST_TESTS)
 
 kernel: | $(DEPS_STAMP)
 	@vm/build-kernel
@@ -112,7 +113,7 @@ demo: $(BUILD)/capaudit $(PROG_BINS) kernel
 	@scripts/demo
 
 test: $(BUILD)/capaudit $(UNIT_BINS) asan-bins $(PROG_BINS) kernel
-	@tests/run --unit $(UNIT_BINS) $(ASAN_BINS) --scripts tests/build-kernel/run.sh --vm
+	@tests/run --unit $(UNIT_BINS) $(ASAN_BINS) --scripts tests/build-kernel/run.sh $(HOST_TESTS) --vm
 
 checkpatch: | $(DEPS_STAMP)
 	@scripts/checkpatch
