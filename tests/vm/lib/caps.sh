@@ -175,6 +175,10 @@ if fallback:
 
 for e in errors:
     print("trace: " + e)
+if errors:
+    print(f"trace: runs: narrow-only pid {pid_narrow}, CAP_SYS_ADMIN-only pid {pid_admin}, neither pid {pid_none}; the events:")
+    for e in events[:40]:
+        print("trace:   " + " ".join(str(e.get(k)) for k in ("pid", "tid", "comm", "cap", "verdict", "audit", "syscall", "call_site")))
 print(f"trace: {len(events)} events, {len(errors)} problems")
 sys.exit(1 if errors or bad or not events else 0)
 EOF
