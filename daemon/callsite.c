@@ -85,7 +85,12 @@ bool callsite__is_bpf_frame(const char *name)
 		return *rest && strspn(rest, "0123456789") == strlen(rest);
 	if (has_prefix(name, "bpf_dispatcher_", &rest))
 		return *rest != '\0';
-	return false;
+	/*
+	 * With two tracers on cap_capable (trace and record at once), the BPF
+	 * trampolines are called from an ftrace ops trampoline
+	 * (arch/x86/kernel/ftrace.c names its pages "ftrace_trampoline").
+	 */
+	return !strcmp(name, "ftrace_trampoline");
 }
 
 bool callsite__is_wrapper(const char *func)

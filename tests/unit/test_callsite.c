@@ -79,6 +79,8 @@ static void test_wrapper_names(void **state)
 		"bpf_prog_6deef7357e7b4530", "bpf_prog_6deef7357e7b4530_handler",
 		"bpf_prog_0123456789abcdef_F", "bpf_trampoline_6442453466",
 		"bpf_trampoline_0", "bpf_dispatcher_xdp",
+		/* two tracers on one function: an ftrace ops trampoline calls them */
+		"ftrace_trampoline",
 	};
 	static const char *const others[] = {
 		"", "_", "__", ".", ".isra.0", "__do_sys_sethostname", "sethostname.cold",
@@ -87,7 +89,7 @@ static void test_wrapper_names(void **state)
 		"bpf_prog_run", "bpf_prog_6deef7357e7b453", "bpf_prog_6deef7357e7b453g_x",
 		"bpf_prog_6deef7357e7b4530x", "bpf_trampoline_link_prog",
 		"bpf_trampoline_", "bpf_trampoline_12a", "bpf_dispatcher_", "xbpf_prog_6deef7357e7b4530",
-		"perf_event_open", "may_setgroups", "netlink_rcv_skb",
+		"perf_event_open", "may_setgroups", "netlink_rcv_skb", "ftrace_trampoline_x",
 	};
 	char long_name[700];
 	size_t i;
