@@ -1,5 +1,5 @@
 #!/bin/sh
-# timeout: 600
+# timeout: 900
 # SIGKILL the recorder under load at random moments, 20 times: every time
 # the store passes PRAGMA integrity_check and no counter goes backwards.
 . "$REPO/tests/vm/lib/record.sh"
