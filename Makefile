@@ -24,7 +24,7 @@ UNITDIR   ?= $(PREFIX)/lib/systemd/system
 CFLAGS    ?= -O2 -g
 ALL_CFLAGS = $(CFLAGS) -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
 	     -DCAPAUDIT_DATADIR='"$(DATADIR)"' -I$(BUILD) -Ibpf -Idaemon
-LDLIBS    := -Wl,-Bstatic -lbpf -lelf -lz -lzstd -lsqlite3 -Wl,-Bdynamic -ljson-c -lcap -lsystemd -lpthread -lm -ldl
+LDLIBS    := -Wl,-Bstatic -lbpf -lelf -lz -lzstd -lsqlite3 -Wl,-Bdynamic -ldw -ljson-c -lcap -lsystemd -lpthread -lm -ldl
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I$(BUILD) -Ibpf
 
 DAEMON_SRCS := $(sort $(wildcard daemon/*.c))

@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "advise.h"
+#include "advisesrc.h"
 #include "commands.h"
 #include "fallback.h"
 #include "reportopts.h"
@@ -221,12 +222,23 @@ static int run(const struct report_opts *o)
 
 int cmd_advise(int argc, char **argv)
 {
+	const char *tree, *vmlinux;
 	struct report_opts o;
 	int err;
 
+	if (advise_source__take_args(&argc, argv, &tree, &vmlinux))
+		return 2;
 	err = report_opts__parse(&o, "advise", 1u << FORMAT_TEXT | 1u << FORMAT_JSON, NULL, argc,
 				 argv);
+	if (err > 0)
+		advise_source__usage();
 	if (err)
 		return err > 0 ? 0 : 2;
+	if (vmlinux && !tree) {
+		fprintf(stderr, "capaudit advise: --vmlinux needs --source TREE\n");
+		return 2;
+	}
+	if (tree)
+		return advise_source__run(&o, tree, vmlinux) ? 1 : 0;
 	return run(&o) ? 1 : 0;
 }
