@@ -168,32 +168,51 @@ out_free_defs:
 	return err;
 }
 
-/* The first frame past the capability wrappers, mapped; res NULL when not */
+/* The outermost wrapper the call site called, without a compiler suffix */
+static const char *helper_name(char **frames, int i, char *buf, size_t size)
+{
+	unsigned long off;
+
+	if (i < 1 || dwarfmap__parse_frame(frames[i - 1], buf, size, &off))
+		return NULL;
+	buf[strcspn(buf, ".")] = '\0';
+	return buf;
+}
+
+/* The first frame past the capability wrappers, mapped (f.res NULL when
+ * not), and the function it called when that ended in a tail call */
 static int add_row(struct coverage *cov, struct dwarfmap *map, struct store *store,
 		   const struct agg_row *r)
 {
-	const struct dwarfmap_result *res = NULL;
-	const char *frame = r->call_site;
+	struct coverage_frame f = { .frame = r->call_site };
+	const char *workload = r->workload ? r->workload : "-";
+	char func[256], helper[256];
 	unsigned long off;
-	char func[256];
 	char **frames;
-	int i, nr, err;
+	int i, nr, err = 0;
 
 	if (!r->stack_hash || store__stack_frames(store, r->stack_hash, &frames, &nr))
-		return coverage__add_observed(cov, frame, NULL, r->workload ? r->workload : "-",
-					      r->count);
+		return coverage__add_observed(cov, &f, workload, r->count);
 	for (i = 0; i < nr; i++) {
 		if (dwarfmap__parse_frame(frames[i], func, sizeof(func), &off))
 			break;
 		if (callsite__is_wrapper(func))
 			continue;
-		frame = frames[i];
-		err = dwarfmap__addr2line(map, func, off, true, &res);
+		f.frame = frames[i];
+		f.helper = helper_name(frames, i, helper, sizeof(helper));
+		err = dwarfmap__addr2line(map, func, off, true, &f.res);
+		if (err == -ENOMEM)
+			goto out_free_frames;
+		if (!dwarfmap__call_target(map, func, off, &f.tail_callee) &&
+		    !callsite__is_wrapper(f.tail_callee))
+			err = dwarfmap__addr2line(map, f.tail_callee, 0, false, &f.callee_res);
+		else
+			f.tail_callee = NULL;
 		if (err == -ENOMEM)
 			goto out_free_frames;
 		break;
 	}
-	err = coverage__add_observed(cov, frame, res, r->workload ? r->workload : "-", r->count);
+	err = coverage__add_observed(cov, &f, workload, r->count);
 out_free_frames:
 	free(frames);
 	return err;
@@ -303,6 +322,7 @@ static json_object *site_json(const struct coverage_site *s)
 	json_object_object_add(o, "checks", json_object_new_uint64(s->checks));
 	json_object_object_add(o, "workloads", strv_json(s->workloads, s->nr_workloads));
 	json_object_object_add(o, "frames", strv_json(s->frames, s->nr_frames));
+	json_object_object_add(o, "via", strv_json(s->via, s->nr_via));
 	return o;
 }
 
@@ -317,6 +337,7 @@ static json_object *unmatched_json(const struct coverage_observed *ob,
 	json_object_object_add(o, "line", ob->loc.file ? json_object_new_int(ob->loc.line) : NULL);
 	json_object_object_add(o, "function", ob->loc.function ?
 				       json_object_new_string(ob->loc.function) : NULL);
+	json_object_object_add(o, "helper", ob->helper ? json_object_new_string(ob->helper) : NULL);
 	json_object_object_add(o, "checks", json_object_new_uint64(ob->checks));
 	json_object_object_add(o, "workloads", strv_json(ob->workloads, ob->nr_workloads));
 	return o;

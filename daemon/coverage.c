@@ -15,6 +15,8 @@
 struct observed {
 	struct coverage_observed pub;
 	struct dwarfmap_result res;	/* res.nr 0: not mapped */
+	const char *tail_callee;
+	struct dwarfmap_result callee_res;
 };
 
 struct coverage {
@@ -51,9 +53,11 @@ void coverage__free(struct coverage *c)
 		free((char *)c->sites[i].helper);
 		free_strv(c->sites[i].workloads, c->sites[i].nr_workloads);
 		free_strv(c->sites[i].frames, c->sites[i].nr_frames);
+		free_strv(c->sites[i].via, c->sites[i].nr_via);
 	}
 	for (i = 0; i < c->nr_obs; i++) {
 		free((char *)c->obs[i].pub.frame);
+		free((char *)c->obs[i].pub.helper);
 		free_strv(c->obs[i].pub.workloads, c->obs[i].pub.nr_workloads);
 	}
 	free(c->sites);
@@ -103,14 +107,18 @@ int coverage__add_static(struct coverage *c, const char *file, unsigned int line
 	return 0;
 }
 
-static struct observed *observed_get(struct coverage *c, const char *frame,
-				     const struct dwarfmap_result *res)
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static struct observed *observed_get(struct coverage *c, const struct coverage_frame *f)
 {
 	struct observed *grown, *o;
 	size_t i;
 
 	for (i = 0; i < c->nr_obs; i++)
-		if (!strcmp(c->obs[i].pub.frame, frame))
+		if (!strcmp(c->obs[i].pub.frame, f->frame) && same_str(c->obs[i].pub.helper, f->helper))
 			return &c->obs[i];
 	grown = realloc(c->obs, (c->nr_obs + 1) * sizeof(*grown));
 	if (!grown)
@@ -118,23 +126,31 @@ static struct observed *observed_get(struct coverage *c, const char *frame,
 	c->obs = grown;
 	o = &c->obs[c->nr_obs];
 	memset(o, 0, sizeof(*o));
-	o->pub.frame = strdup(frame);
-	if (!o->pub.frame)
+	o->pub.frame = strdup(f->frame);
+	o->pub.helper = f->helper ? strdup(f->helper) : NULL;
+	if (!o->pub.frame || (f->helper && !o->pub.helper)) {
+		free((char *)o->pub.frame);
+		free((char *)o->pub.helper);
 		return NULL;
+	}
 	o->pub.site = -1;
-	if (res && res->nr > 0) {
-		o->res = *res;
-		o->pub.loc = res->locs[0];
-		o->pub.depth = res->nr;
+	if (f->res && f->res->nr > 0) {
+		o->res = *f->res;
+		o->pub.loc = f->res->locs[0];
+		o->pub.depth = f->res->nr;
+	}
+	if (f->tail_callee && f->callee_res && f->callee_res->nr > 0) {
+		o->tail_callee = f->tail_callee;
+		o->callee_res = *f->callee_res;
 	}
 	c->nr_obs++;
 	return o;
 }
 
-int coverage__add_observed(struct coverage *c, const char *frame,
-			   const struct dwarfmap_result *res, const char *workload, __u64 checks)
+int coverage__add_observed(struct coverage *c, const struct coverage_frame *f,
+			   const char *workload, __u64 checks)
 {
-	struct observed *o = observed_get(c, frame, res);
+	struct observed *o = observed_get(c, f);
 
 	if (!o)
 		return -ENOMEM;
@@ -153,22 +169,25 @@ static bool same_file(const char *dwarf_path, const char *rel)
 }
 
 /* The scan names SYSCALL_DEFINEn(name) "sys_name"; the DWARF names the
- * functions that macro makes __do_sys_name, __se_sys_name, __x64_sys_name */
+ * functions that macro makes __do_sys_name, __se_sys_name, __x64_sys_name.
+ * Into buf. */
 static const char *scan_function_name(const char *dwarf_name, char *buf, size_t size)
 {
 	static const char *const prefixes[] = { "__do_", "__se_", "__x64_", "__ia32_" };
-	size_t i, n;
+	const char *name = dwarf_name, *rest;
+	size_t i;
 
 	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
-		n = strlen(prefixes[i]);
-		if (strncmp(dwarf_name, prefixes[i], n))
-			continue;
-		if (strncmp(dwarf_name + n, "sys_", 4) && strncmp(dwarf_name + n, "compat_sys_", 11))
-			continue;
-		snprintf(buf, size, "%s", dwarf_name + n);
-		return buf;
+		rest = dwarf_name + strlen(prefixes[i]);
+		if (!strncmp(dwarf_name, prefixes[i], strlen(prefixes[i])) &&
+		    (!strncmp(rest, "sys_", 4) || !strncmp(rest, "compat_sys_", 11))) {
+			name = rest;
+			break;
+		}
 	}
-	return dwarf_name;
+	/* without a symbol's compiler suffix (.isra.0, .constprop.0) */
+	snprintf(buf, size, "%.*s", (int)strcspn(name, "."), name);
+	return buf;
 }
 
 /* Rank of site s for loc: 0 the same line, then by distance (a site after
@@ -204,6 +223,30 @@ static long best_site(const struct coverage *c, const struct dwarfmap_loc *loc)
 	return best;
 }
 
+/* The site of helper in the function that tail-called it (its first site
+ * when none names the helper) */
+static long tail_call_site(const struct coverage *c, const struct observed *o)
+{
+	const struct dwarfmap_loc *start = &o->callee_res.locs[0];
+	char buf[256];
+	const char *fn;
+	long first = -1;
+	size_t i;
+
+	if (!o->tail_callee || !start->file)
+		return -1;
+	fn = scan_function_name(o->tail_callee, buf, sizeof(buf));
+	for (i = 0; i < c->nr_sites; i++) {
+		if (!same_file(start->file, c->sites[i].file) || strcmp(c->sites[i].function, fn))
+			continue;
+		if (o->pub.helper && same_str(c->sites[i].helper, o->pub.helper))
+			return i;
+		if (first < 0)
+			first = i;
+	}
+	return first;
+}
+
 static int credit(struct coverage_site *s, const struct coverage_observed *o)
 {
 	size_t i;
@@ -212,6 +255,11 @@ static int credit(struct coverage_site *s, const struct coverage_observed *o)
 	s->checks += o->checks;
 	for (i = 0; i < o->nr_workloads; i++) {
 		err = strv_add_once(&s->workloads, &s->nr_workloads, o->workloads[i]);
+		if (err)
+			return err;
+	}
+	if (o->via) {
+		err = strv_add_once(&s->via, &s->nr_via, o->via);
 		if (err)
 			return err;
 	}
@@ -245,6 +293,10 @@ int coverage__join(struct coverage *c)
 		o->pub.site = -1;
 		for (k = 0; k < o->res.nr && o->pub.site < 0; k++)
 			o->pub.site = best_site(c, &o->res.locs[k]);
+		if (o->pub.site < 0) {
+			o->pub.site = tail_call_site(c, o);
+			o->pub.via = o->pub.site >= 0 ? o->tail_callee : NULL;
+		}
 		if (o->pub.site >= 0) {
 			err = credit(&c->sites[o->pub.site], &o->pub);
 			if (err)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
+#include <linux/types.h>
 
 #include "dwarfmap.h"
 
@@ -318,6 +319,67 @@ int dwarfmap__addr2line(struct dwarfmap *m, const char *func, unsigned long off,
 out:
 	*ret_res = c->err ? NULL : &c->res;
 	return c->err;
+}
+
+/* Reads len bytes at the link-time address addr from the ELF's sections */
+static int read_text(struct dwarfmap *m, Dwarf_Addr addr, unsigned char *buf, size_t len)
+{
+	Elf_Scn *scn = NULL;
+	Dwarf_Addr bias;
+	GElf_Shdr shdr;
+	Elf_Data *data;
+	Elf *elf;
+
+	elf = dwfl_module_getelf(m->mod, &bias);
+	if (!elf)
+		return -ENODATA;
+	addr -= bias;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_PROGBITS ||
+		    addr < shdr.sh_addr || addr + len > shdr.sh_addr + shdr.sh_size)
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data || !data->d_buf || addr - shdr.sh_addr + len > data->d_size)
+			return -ENODATA;
+		memcpy(buf, (char *)data->d_buf + (addr - shdr.sh_addr), len);
+		return 0;
+	}
+	return -ENODATA;
+}
+
+int dwarfmap__call_target(struct dwarfmap *m, const char *func, unsigned long off,
+			  const char **ret_callee)
+{
+	const struct fsym *sym;
+	unsigned char insn[5];
+	Dwarf_Addr ret_addr, target;
+	GElf_Off sym_off;
+	GElf_Sym target_sym;
+	const char *name;
+	bool ambiguous;
+	__s32 rel;
+	int err;
+
+	if (!m || !func || !ret_callee)
+		return -EINVAL;
+	sym = find_symbol(m, func, off, &ambiguous);
+	if (!sym)
+		return -ENOENT;
+	if (off < sizeof(insn))
+		return -ENOEXEC;
+	ret_addr = sym->addr + off;
+	err = read_text(m, ret_addr - sizeof(insn), insn, sizeof(insn));
+	if (err)
+		return err;
+	if (insn[0] != 0xe8)
+		return -ENOEXEC;
+	memcpy(&rel, insn + 1, sizeof(rel));
+	target = ret_addr + (Dwarf_Addr)(__s64)rel;
+	name = dwfl_module_addrinfo(m->mod, target, &sym_off, &target_sym, NULL, NULL, NULL);
+	if (!name || sym_off)
+		return -ENOENT;
+	*ret_callee = name;
+	return 0;
 }
 
 int dwarfmap__parse_frame(const char *frame, char *buf, size_t size, unsigned long *ret_off)

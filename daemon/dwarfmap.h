@@ -47,6 +47,16 @@ void dwarfmap__free(struct dwarfmap *map);
 int dwarfmap__addr2line(struct dwarfmap *map, const char *func, unsigned long off,
 			bool return_addr, const struct dwarfmap_result **ret_res);
 
+/*
+ * The function that the direct call (x86 "call rel32") ending just before
+ * the return address func+off calls: a function that ends in a tail call to
+ * a capability check leaves no frame of its own, the stack shows its
+ * caller's return address.  *ret_callee lives as long as the map.
+ * -ENOENT (no such symbol), -ENOEXEC (no direct call there), -ENODATA.
+ */
+int dwarfmap__call_target(struct dwarfmap *map, const char *func, unsigned long off,
+			  const char **ret_callee);
+
 /* Splits a frame "func+0xoff" (ksyms__format()) into func (into buf) and off.
  * -EINVAL when it has no "+0x" offset or func does not fit. */
 int dwarfmap__parse_frame(const char *frame, char *buf, size_t size, unsigned long *ret_off);
