@@ -116,6 +116,49 @@ static int find_vmlinux(char *buf, size_t size)
 	return access(buf, R_OK) ? -ENOENT : 0;
 }
 
+/*
+ * The running kernel's GNU build ID from /sys/kernel/notes (Elf64_Nhdr
+ * records, 4-byte aligned): its length into buf, or -ENODATA
+ */
+static int running_build_id(unsigned char *buf, size_t size)
+{
+	unsigned char notes[4096];
+	__u32 namesz, descsz, type;
+	size_t n, pos = 0;
+	FILE *f = fopen("/sys/kernel/notes", "rb");
+
+	if (!f)
+		return -ENODATA;
+	n = fread(notes, 1, sizeof(notes), f);
+	fclose(f);
+	while (pos + 12 <= n) {
+		memcpy(&namesz, notes + pos, 4);
+		memcpy(&descsz, notes + pos + 4, 4);
+		memcpy(&type, notes + pos + 8, 4);
+		pos += 12;
+		if (namesz > n || descsz > n || pos + ((namesz + 3) & ~3u) + descsz > n)
+			break;
+		if (type == 3 && namesz == 4 && !memcmp(notes + pos, "GNU", 4) && descsz <= size) {
+			memcpy(buf, notes + pos + 4, descsz);
+			return descsz;
+		}
+		pos += ((namesz + 3) & ~3u) + ((descsz + 3) & ~3u);
+	}
+	return -ENODATA;
+}
+
+/* A vmlinux of another kernel maps every frame wrong: say so */
+static void warn_other_kernel(struct dwarfmap *map, const char *path)
+{
+	unsigned char running[64];
+	const unsigned char *bits;
+	int len = dwarfmap__build_id(map, &bits), rlen = running_build_id(running, sizeof(running));
+
+	if (len > 0 && rlen > 0 && (len != rlen || memcmp(bits, running, len)))
+		fprintf(stderr, "capaudit advise: warning: %s is not the running kernel's vmlinux (build IDs differ): its lines are right only for a store recorded on the kernel built with it\n",
+			path);
+}
+
 static int open_dwarf(struct source_args *a, struct dwarfmap **ret_map)
 {
 	const char *path = a->vmlinux;
@@ -132,6 +175,8 @@ static int open_dwarf(struct source_args *a, struct dwarfmap **ret_map)
 	if (err)
 		fprintf(stderr, "capaudit advise: cannot read the DWARF of %s: %s: pass --vmlinux with the recorded kernel's unstripped vmlinux\n",
 			path, dwarfmap__strerror(err));
+	else
+		warn_other_kernel(*ret_map, path);
 	return err;
 }
 

@@ -382,6 +382,14 @@ int dwarfmap__call_target(struct dwarfmap *m, const char *func, unsigned long of
 	return 0;
 }
 
+int dwarfmap__build_id(struct dwarfmap *m, const unsigned char **ret_bits)
+{
+	GElf_Addr vaddr;
+	int len = dwfl_module_build_id(m->mod, ret_bits, &vaddr);
+
+	return len > 0 ? len : -ENODATA;
+}
+
 int dwarfmap__parse_frame(const char *frame, char *buf, size_t size, unsigned long *ret_off)
 {
 	const char *plus;

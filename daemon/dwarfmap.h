@@ -57,6 +57,9 @@ int dwarfmap__addr2line(struct dwarfmap *map, const char *func, unsigned long of
 int dwarfmap__call_target(struct dwarfmap *map, const char *func, unsigned long off,
 			  const char **ret_callee);
 
+/* The vmlinux's GNU build ID: its length (bytes at *ret_bits), or -ENODATA */
+int dwarfmap__build_id(struct dwarfmap *map, const unsigned char **ret_bits);
+
 /* Splits a frame "func+0xoff" (ksyms__format()) into func (into buf) and off.
  * -EINVAL when it has no "+0x" offset or func does not fit. */
 int dwarfmap__parse_frame(const char *frame, char *buf, size_t size, unsigned long *ret_off);

@@ -133,6 +133,7 @@ static void test_direct_and_cache(void **state)
 {
 	const struct env *e = *state;
 	const struct dwarfmap_result *r, *again;
+	const unsigned char *bits;
 	struct dwarfmap *m;
 
 	assert_int_equal(dwarfmap__open(e->bin, &m), 0);
@@ -145,6 +146,8 @@ static void test_direct_and_cache(void **state)
 	assert_int_equal(dwarfmap__addr2line(m, "outer", e->off[1], true, &again), 0);
 	assert_ptr_equal(r, again);
 	assert_int_equal(r->locs[0].line, marked_line(e, "outer_direct"));
+	/* gcc links a GNU build ID (SHA-1) by default */
+	assert_int_equal(dwarfmap__build_id(m, &bits), 20);
 	dwarfmap__free(m);
 }
 
