@@ -28,11 +28,12 @@
 
 struct source_args {
 	const char *tree, *vmlinux;
-	char tree_real[PATH_MAX];	/* to print DWARF paths relative to the tree */
-	char vmlinux_found[PATH_MAX];	/* without --vmlinux */
+	char tree_real[PATH_MAX]; /* to print DWARF paths relative to the tree */
+	char vmlinux_found[PATH_MAX]; /* without --vmlinux */
 };
 
-static int take_one(int *argc, char **argv, int i, const char *name, const char **ret)
+static int take_one(int *argc, char **argv, int i, const char *name,
+		    const char **ret)
 {
 	size_t n = strlen(name);
 	int used;
@@ -49,7 +50,8 @@ static int take_one(int *argc, char **argv, int i, const char *name, const char 
 		fprintf(stderr, "capaudit advise: %s wants a value\n", name);
 		return -EINVAL;
 	}
-	memmove(&argv[i], &argv[i + used], (*argc - i - used + 1) * sizeof(*argv));
+	memmove(&argv[i], &argv[i + used],
+		(*argc - i - used + 1) * sizeof(*argv));
 	*argc -= used;
 	return used;
 }
@@ -87,8 +89,10 @@ void advise_source__usage(void)
 static int find_vmlinux(char *buf, size_t size)
 {
 	static const char *const fmts[] = {
-		"/usr/lib/debug/boot/vmlinux-%s", "/usr/lib/debug/lib/modules/%s/vmlinux",
-		"/boot/vmlinux-%s", "/lib/modules/%s/build/vmlinux",
+		"/usr/lib/debug/boot/vmlinux-%s",
+		"/usr/lib/debug/lib/modules/%s/vmlinux",
+		"/boot/vmlinux-%s",
+		"/lib/modules/%s/build/vmlinux",
 	};
 	struct utsname u;
 	char dir[PATH_MAX];
@@ -136,9 +140,11 @@ static int running_build_id(unsigned char *buf, size_t size)
 		memcpy(&descsz, notes + pos + 4, 4);
 		memcpy(&type, notes + pos + 8, 4);
 		pos += 12;
-		if (namesz > n || descsz > n || pos + ((namesz + 3) & ~3u) + descsz > n)
+		if (namesz > n || descsz > n ||
+		    pos + ((namesz + 3) & ~3u) + descsz > n)
 			break;
-		if (type == 3 && namesz == 4 && !memcmp(notes + pos, "GNU", 4) && descsz <= size) {
+		if (type == 3 && namesz == 4 &&
+		    !memcmp(notes + pos, "GNU", 4) && descsz <= size) {
 			memcpy(buf, notes + pos + 4, descsz);
 			return descsz;
 		}
@@ -152,10 +158,12 @@ static void warn_other_kernel(struct dwarfmap *map, const char *path)
 {
 	unsigned char running[64];
 	const unsigned char *bits;
-	int len = dwarfmap__build_id(map, &bits), rlen = running_build_id(running, sizeof(running));
+	int len = dwarfmap__build_id(map, &bits),
+	    rlen = running_build_id(running, sizeof(running));
 
 	if (len > 0 && rlen > 0 && (len != rlen || memcmp(bits, running, len)))
-		fprintf(stderr, "capaudit advise: warning: %s is not the running kernel's vmlinux (build IDs differ): its lines are right only for a store recorded on the kernel built with it\n",
+		fprintf(stderr,
+			"capaudit advise: warning: %s is not the running kernel's vmlinux (build IDs differ): its lines are right only for a store recorded on the kernel built with it\n",
 			path);
 }
 
@@ -166,14 +174,16 @@ static int open_dwarf(struct source_args *a, struct dwarfmap **ret_map)
 
 	if (!path) {
 		if (find_vmlinux(a->vmlinux_found, sizeof(a->vmlinux_found))) {
-			fprintf(stderr, "capaudit advise: no vmlinux of the running kernel in /usr/lib/debug/boot, /boot or /lib/modules/*/build: pass --vmlinux FILE (the build directory of the recorded kernel, e.g. $(vm/build-kernel --print-dir)/vmlinux)\n");
+			fprintf(stderr,
+				"capaudit advise: no vmlinux of the running kernel in /usr/lib/debug/boot, /boot or /lib/modules/*/build: pass --vmlinux FILE (the build directory of the recorded kernel, e.g. $(vm/build-kernel --print-dir)/vmlinux)\n");
 			return -ENOENT;
 		}
 		path = a->vmlinux = a->vmlinux_found;
 	}
 	err = dwarfmap__open(path, ret_map);
 	if (err)
-		fprintf(stderr, "capaudit advise: cannot read the DWARF of %s: %s: pass --vmlinux with the recorded kernel's unstripped vmlinux\n",
+		fprintf(stderr,
+			"capaudit advise: cannot read the DWARF of %s: %s: pass --vmlinux with the recorded kernel's unstripped vmlinux\n",
 			path, dwarfmap__strerror(err));
 	else
 		warn_other_kernel(*ret_map, path);
@@ -192,21 +202,25 @@ static int add_static_sites(struct coverage *cov, const char *tree)
 
 	err = capdefs__load(tree, &defs, err_msg, sizeof(err_msg));
 	if (err) {
-		fprintf(stderr, "capaudit advise: --source %s: %s (pass the source tree the recorded kernel was built from)\n",
+		fprintf(stderr,
+			"capaudit advise: --source %s: %s (pass the source tree the recorded kernel was built from)\n",
 			tree, err_msg);
 		return err;
 	}
 	admin = capdefs__lookup(defs, "CAP_SYS_ADMIN", strlen("CAP_SYS_ADMIN"));
 	err = srcscan__tree(tree, defs, &opts, &scan, err_msg, sizeof(err_msg));
 	if (err) {
-		fprintf(stderr, "capaudit advise: --source %s: %s\n", tree, err_msg);
+		fprintf(stderr, "capaudit advise: --source %s: %s\n", tree,
+			err_msg);
 		goto out_free_defs;
 	}
 	sites = srcscan__sites(scan, &n);
 	for (i = 0; i < n && !err; i++)
 		if (sites[i].cap == admin)
-			err = coverage__add_static(cov, sites[i].file, sites[i].line,
-						   sites[i].function, sites[i].helper);
+			err = coverage__add_static(cov, sites[i].file,
+						   sites[i].line,
+						   sites[i].function,
+						   sites[i].helper);
 	srcscan__free(scan);
 out_free_defs:
 	capdefs__free(defs);
@@ -226,8 +240,8 @@ static const char *helper_name(char **frames, int i, char *buf, size_t size)
 
 /* The first frame past the capability wrappers, mapped (f.res NULL when
  * not), and the function it called when that ended in a tail call */
-static int add_row(struct coverage *cov, struct dwarfmap *map, struct store *store,
-		   const struct agg_row *r)
+static int add_row(struct coverage *cov, struct dwarfmap *map,
+		   struct store *store, const struct agg_row *r)
 {
 	struct coverage_frame f = { .frame = r->call_site };
 	const char *workload = r->workload ? r->workload : "-";
@@ -236,7 +250,8 @@ static int add_row(struct coverage *cov, struct dwarfmap *map, struct store *sto
 	char **frames;
 	int i, nr, err = 0;
 
-	if (!r->stack_hash || store__stack_frames(store, r->stack_hash, &frames, &nr))
+	if (!r->stack_hash ||
+	    store__stack_frames(store, r->stack_hash, &frames, &nr))
 		return coverage__add_observed(cov, &f, workload, r->count);
 	for (i = 0; i < nr; i++) {
 		if (dwarfmap__parse_frame(frames[i], func, sizeof(func), &off))
@@ -250,7 +265,8 @@ static int add_row(struct coverage *cov, struct dwarfmap *map, struct store *sto
 			goto out_free_frames;
 		if (!dwarfmap__call_target(map, func, off, &f.tail_callee) &&
 		    !callsite__is_wrapper(f.tail_callee))
-			err = dwarfmap__addr2line(map, f.tail_callee, 0, false, &f.callee_res);
+			err = dwarfmap__addr2line(map, f.tail_callee, 0, false,
+						  &f.callee_res);
 		else
 			f.tail_callee = NULL;
 		if (err == -ENOMEM)
@@ -263,7 +279,8 @@ out_free_frames:
 	return err;
 }
 
-static int add_observed(struct coverage *cov, struct dwarfmap *map, const struct report_opts *o)
+static int add_observed(struct coverage *cov, struct dwarfmap *map,
+			const struct report_opts *o)
 {
 	struct rowset rs = {};
 	struct store *store;
@@ -315,14 +332,16 @@ static void print_text(const struct coverage *cov, const struct source_args *a)
 
 	s = coverage__sites(cov, &n);
 	obs = coverage__observed(cov, &nobs);
-	printf("static CAP_SYS_ADMIN call sites: %zu, observed: %zu (coverage %.1f%%)\n", n,
-	       coverage__nr_covered(cov), percent(coverage__nr_covered(cov), n));
-	printf("%-48s %-32s %-20s %-8s %10s %s\n", "FILE:LINE", "FUNCTION", "HELPER", "OBSERVED",
-	       "CHECKS", "WORKLOADS");
+	printf("static CAP_SYS_ADMIN call sites: %zu, observed: %zu (coverage %.1f%%)\n",
+	       n, coverage__nr_covered(cov),
+	       percent(coverage__nr_covered(cov), n));
+	printf("%-48s %-32s %-20s %-8s %10s %s\n", "FILE:LINE", "FUNCTION",
+	       "HELPER", "OBSERVED", "CHECKS", "WORKLOADS");
 	for (i = 0; i < n; i++) {
 		snprintf(where, sizeof(where), "%s:%u", s[i].file, s[i].line);
 		printf("%-48s %-32s %-20s %-8s %10llu", where, s[i].function,
-		       s[i].helper ? s[i].helper : "-", s[i].checks ? "yes" : "no",
+		       s[i].helper ? s[i].helper : "-",
+		       s[i].checks ? "yes" : "no",
 		       (unsigned long long)s[i].checks);
 		print_strv(s[i].workloads, s[i].nr_workloads);
 	}
@@ -331,11 +350,12 @@ static void print_text(const struct coverage *cov, const struct source_args *a)
 			continue;
 		if (!unmatched++)
 			printf("\nobserved CAP_SYS_ADMIN call sites with no static match:\n"
-			       "%-40s %-48s %-32s %10s %s\n", "FRAME", "FILE:LINE", "FUNCTION",
-			       "CHECKS", "WORKLOADS");
+			       "%-40s %-48s %-32s %10s %s\n",
+			       "FRAME", "FILE:LINE", "FUNCTION", "CHECKS",
+			       "WORKLOADS");
 		if (obs[i].loc.file)
-			snprintf(where, sizeof(where), "%s:%u", rel(a, obs[i].loc.file),
-				 obs[i].loc.line);
+			snprintf(where, sizeof(where), "%s:%u",
+				 rel(a, obs[i].loc.file), obs[i].loc.line);
 		else
 			snprintf(where, sizeof(where), "(not mapped)");
 		printf("%-40s %-48s %-32s %10llu", obs[i].frame, where,
@@ -361,11 +381,16 @@ static json_object *site_json(const struct coverage_site *s)
 
 	json_object_object_add(o, "file", json_object_new_string(s->file));
 	json_object_object_add(o, "line", json_object_new_int(s->line));
-	json_object_object_add(o, "function", json_object_new_string(s->function));
-	json_object_object_add(o, "helper", s->helper ? json_object_new_string(s->helper) : NULL);
-	json_object_object_add(o, "observed", json_object_new_boolean(s->checks > 0));
+	json_object_object_add(o, "function",
+			       json_object_new_string(s->function));
+	json_object_object_add(o, "helper",
+			       s->helper ? json_object_new_string(s->helper) :
+					   NULL);
+	json_object_object_add(o, "observed",
+			       json_object_new_boolean(s->checks > 0));
 	json_object_object_add(o, "checks", json_object_new_uint64(s->checks));
-	json_object_object_add(o, "workloads", strv_json(s->workloads, s->nr_workloads));
+	json_object_object_add(o, "workloads",
+			       strv_json(s->workloads, s->nr_workloads));
 	json_object_object_add(o, "frames", strv_json(s->frames, s->nr_frames));
 	json_object_object_add(o, "via", strv_json(s->via, s->nr_via));
 	return o;
@@ -377,20 +402,30 @@ static json_object *unmatched_json(const struct coverage_observed *ob,
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "frame", json_object_new_string(ob->frame));
-	json_object_object_add(o, "file", ob->loc.file ?
-				       json_object_new_string(rel(a, ob->loc.file)) : NULL);
-	json_object_object_add(o, "line", ob->loc.file ? json_object_new_int(ob->loc.line) : NULL);
-	json_object_object_add(o, "function", ob->loc.function ?
-				       json_object_new_string(ob->loc.function) : NULL);
-	json_object_object_add(o, "helper", ob->helper ? json_object_new_string(ob->helper) : NULL);
+	json_object_object_add(
+		o, "file",
+		ob->loc.file ? json_object_new_string(rel(a, ob->loc.file)) :
+			       NULL);
+	json_object_object_add(
+		o, "line",
+		ob->loc.file ? json_object_new_int(ob->loc.line) : NULL);
+	json_object_object_add(
+		o, "function",
+		ob->loc.function ? json_object_new_string(ob->loc.function) :
+				   NULL);
+	json_object_object_add(o, "helper",
+			       ob->helper ? json_object_new_string(ob->helper) :
+					    NULL);
 	json_object_object_add(o, "checks", json_object_new_uint64(ob->checks));
-	json_object_object_add(o, "workloads", strv_json(ob->workloads, ob->nr_workloads));
+	json_object_object_add(o, "workloads",
+			       strv_json(ob->workloads, ob->nr_workloads));
 	return o;
 }
 
 static void print_json(const struct coverage *cov, const struct source_args *a)
 {
-	json_object *o = json_object_new_object(), *sites = json_object_new_array();
+	json_object *o = json_object_new_object(),
+		    *sites = json_object_new_array();
 	json_object *unmatched = json_object_new_array();
 	const struct coverage_observed *obs;
 	const struct coverage_site *s;
@@ -398,12 +433,15 @@ static void print_json(const struct coverage *cov, const struct source_args *a)
 
 	s = coverage__sites(cov, &n);
 	obs = coverage__observed(cov, &nobs);
-	json_object_object_add(o, "schema", json_object_new_string("capaudit-coverage"));
+	json_object_object_add(o, "schema",
+			       json_object_new_string("capaudit-coverage"));
 	json_object_object_add(o, "version", json_object_new_int(1));
 	json_object_object_add(o, "source", json_object_new_string(a->tree));
-	json_object_object_add(o, "vmlinux", json_object_new_string(a->vmlinux));
+	json_object_object_add(o, "vmlinux",
+			       json_object_new_string(a->vmlinux));
 	json_object_object_add(o, "static_sites", json_object_new_uint64(n));
-	json_object_object_add(o, "observed_sites", json_object_new_uint64(covered));
+	json_object_object_add(o, "observed_sites",
+			       json_object_new_uint64(covered));
 	json_object_object_add(o, "coverage_percent",
 			       json_object_new_double(percent(covered, n)));
 	for (i = 0; i < n; i++)
@@ -411,14 +449,16 @@ static void print_json(const struct coverage *cov, const struct source_args *a)
 	json_object_object_add(o, "sites", sites);
 	for (i = 0; i < nobs; i++)
 		if (obs[i].site < 0)
-			json_object_array_add(unmatched, unmatched_json(&obs[i], a));
+			json_object_array_add(unmatched,
+					      unmatched_json(&obs[i], a));
 	json_object_object_add(o, "unmatched", unmatched);
-	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-						       JSON_C_TO_STRING_NOSLASHESCAPE));
+	puts(json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
 
-int advise_source__run(const struct report_opts *o, const char *tree, const char *vmlinux)
+int advise_source__run(const struct report_opts *o, const char *tree,
+		       const char *vmlinux)
 {
 	struct source_args a = { .tree = tree, .vmlinux = vmlinux };
 	struct dwarfmap *map;
@@ -426,7 +466,8 @@ int advise_source__run(const struct report_opts *o, const char *tree, const char
 	int err;
 
 	if (!realpath(tree, a.tree_real)) {
-		fprintf(stderr, "capaudit advise: --source %s: %s (pass the source tree the recorded kernel was built from)\n",
+		fprintf(stderr,
+			"capaudit advise: --source %s: %s (pass the source tree the recorded kernel was built from)\n",
 			tree, strerror(errno));
 		return -errno;
 	}

@@ -24,6 +24,7 @@ void advise_source__usage(void);
  * vmlinux NULL: the running kernel's, else the one vm/build-kernel built.
  * Prints what is wrong and what to do; returns 0 or -errno.
  */
-int advise_source__run(const struct report_opts *o, const char *tree, const char *vmlinux);
+int advise_source__run(const struct report_opts *o, const char *tree,
+		       const char *vmlinux);
 
 #endif

@@ -14,7 +14,7 @@
 
 struct observed {
 	struct coverage_observed pub;
-	struct dwarfmap_result res;	/* res.nr 0: not mapped */
+	struct dwarfmap_result res; /* res.nr 0: not mapped */
 	const char *tail_callee;
 	struct dwarfmap_result callee_res;
 };
@@ -24,7 +24,7 @@ struct coverage {
 	size_t nr_sites;
 	struct observed *obs;
 	size_t nr_obs;
-	struct coverage_observed *obs_pub;	/* built by coverage__join() */
+	struct coverage_observed *obs_pub; /* built by coverage__join() */
 };
 
 struct coverage *coverage__new(void)
@@ -86,8 +86,9 @@ static int strv_add_once(char ***v, size_t *n, const char *s)
 	return 0;
 }
 
-int coverage__add_static(struct coverage *c, const char *file, unsigned int line,
-			 const char *function, const char *helper)
+int coverage__add_static(struct coverage *c, const char *file,
+			 unsigned int line, const char *function,
+			 const char *helper)
 {
 	struct coverage_site *grown, *s;
 
@@ -112,13 +113,15 @@ static bool same_str(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-static struct observed *observed_get(struct coverage *c, const struct coverage_frame *f)
+static struct observed *observed_get(struct coverage *c,
+				     const struct coverage_frame *f)
 {
 	struct observed *grown, *o;
 	size_t i;
 
 	for (i = 0; i < c->nr_obs; i++)
-		if (!strcmp(c->obs[i].pub.frame, f->frame) && same_str(c->obs[i].pub.helper, f->helper))
+		if (!strcmp(c->obs[i].pub.frame, f->frame) &&
+		    same_str(c->obs[i].pub.helper, f->helper))
 			return &c->obs[i];
 	grown = realloc(c->obs, (c->nr_obs + 1) * sizeof(*grown));
 	if (!grown)
@@ -165,22 +168,26 @@ static bool same_file(const char *dwarf_path, const char *rel)
 
 	if (p == r)
 		return !strcmp(dwarf_path, rel);
-	return p > r && dwarf_path[p - r - 1] == '/' && !strcmp(dwarf_path + p - r, rel);
+	return p > r && dwarf_path[p - r - 1] == '/' &&
+	       !strcmp(dwarf_path + p - r, rel);
 }
 
 /* The scan names SYSCALL_DEFINEn(name) "sys_name"; the DWARF names the
  * functions that macro makes __do_sys_name, __se_sys_name, __x64_sys_name.
  * Into buf. */
-static const char *scan_function_name(const char *dwarf_name, char *buf, size_t size)
+static const char *scan_function_name(const char *dwarf_name, char *buf,
+				      size_t size)
 {
-	static const char *const prefixes[] = { "__do_", "__se_", "__x64_", "__ia32_" };
+	static const char *const prefixes[] = { "__do_", "__se_", "__x64_",
+						"__ia32_" };
 	const char *name = dwarf_name, *rest;
 	size_t i;
 
 	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
 		rest = dwarf_name + strlen(prefixes[i]);
 		if (!strncmp(dwarf_name, prefixes[i], strlen(prefixes[i])) &&
-		    (!strncmp(rest, "sys_", 4) || !strncmp(rest, "compat_sys_", 11))) {
+		    (!strncmp(rest, "sys_", 4) ||
+		     !strncmp(rest, "compat_sys_", 11))) {
 			name = rest;
 			break;
 		}
@@ -192,7 +199,8 @@ static const char *scan_function_name(const char *dwarf_name, char *buf, size_t 
 
 /* Rank of site s for loc: 0 the same line, then by distance (a site after
  * the line first); -1 when it cannot match */
-static long match_rank(const struct coverage_site *s, const struct dwarfmap_loc *loc)
+static long match_rank(const struct coverage_site *s,
+		       const struct dwarfmap_loc *loc)
 {
 	char buf[256];
 
@@ -200,8 +208,9 @@ static long match_rank(const struct coverage_site *s, const struct dwarfmap_loc 
 		return -1;
 	if (s->line == loc->line)
 		return 0;
-	if (!loc->function || strcmp(scan_function_name(loc->function, buf, sizeof(buf)),
-				     s->function))
+	if (!loc->function ||
+	    strcmp(scan_function_name(loc->function, buf, sizeof(buf)),
+		   s->function))
 		return -1;
 	if (s->line > loc->line)
 		return 2 * (long)(s->line - loc->line) - 1;
@@ -237,9 +246,11 @@ static long tail_call_site(const struct coverage *c, const struct observed *o)
 		return -1;
 	fn = scan_function_name(o->tail_callee, buf, sizeof(buf));
 	for (i = 0; i < c->nr_sites; i++) {
-		if (!same_file(start->file, c->sites[i].file) || strcmp(c->sites[i].function, fn))
+		if (!same_file(start->file, c->sites[i].file) ||
+		    strcmp(c->sites[i].function, fn))
 			continue;
-		if (o->pub.helper && same_str(c->sites[i].helper, o->pub.helper))
+		if (o->pub.helper &&
+		    same_str(c->sites[i].helper, o->pub.helper))
 			return i;
 		if (first < 0)
 			first = i;
@@ -254,7 +265,8 @@ static int credit(struct coverage_site *s, const struct coverage_observed *o)
 
 	s->checks += o->checks;
 	for (i = 0; i < o->nr_workloads; i++) {
-		err = strv_add_once(&s->workloads, &s->nr_workloads, o->workloads[i]);
+		err = strv_add_once(&s->workloads, &s->nr_workloads,
+				    o->workloads[i]);
 		if (err)
 			return err;
 	}
@@ -307,13 +319,15 @@ int coverage__join(struct coverage *c)
 	return 0;
 }
 
-const struct coverage_site *coverage__sites(const struct coverage *c, size_t *ret_n)
+const struct coverage_site *coverage__sites(const struct coverage *c,
+					    size_t *ret_n)
 {
 	*ret_n = c->nr_sites;
 	return c->sites;
 }
 
-const struct coverage_observed *coverage__observed(const struct coverage *c, size_t *ret_n)
+const struct coverage_observed *coverage__observed(const struct coverage *c,
+						   size_t *ret_n)
 {
 	*ret_n = c->obs_pub ? c->nr_obs : 0;
 	return c->obs_pub;

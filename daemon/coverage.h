@@ -17,44 +17,46 @@ struct coverage;
 
 /* A static call site and what reached it.  Strings belong to the coverage. */
 struct coverage_site {
-	const char *file;	/* relative to the tree */
+	const char *file; /* relative to the tree */
 	unsigned int line;
-	const char *function;	/* enclosing function as the scan names it */
-	const char *helper;	/* capable()-family helper, or NULL */
-	__u64 checks;		/* 0: never observed */
-	char **workloads;	/* distinct, in order of first sight */
+	const char *function; /* enclosing function as the scan names it */
+	const char *helper; /* capable()-family helper, or NULL */
+	__u64 checks; /* 0: never observed */
+	char **workloads; /* distinct, in order of first sight */
 	size_t nr_workloads;
-	char **frames;		/* the observed frames that matched it */
+	char **frames; /* the observed frames that matched it */
 	size_t nr_frames;
-	char **via;		/* functions that tail-called its helper for them */
+	char **via; /* functions that tail-called its helper for them */
 	size_t nr_via;
 };
 
 /* An observed call-site frame and where it landed. */
 struct coverage_observed {
-	const char *frame;	/* "func+0xoff" */
-	const char *helper;	/* the wrapper it called, or NULL */
-	const char *via;	/* matched through this tail-calling function, or NULL */
-	struct dwarfmap_loc loc;	/* innermost file:line; file NULL: not mapped */
-	int depth;		/* levels of the inline chain mapped */
+	const char *frame; /* "func+0xoff" */
+	const char *helper; /* the wrapper it called, or NULL */
+	const char *via; /* matched through this tail-calling function, or NULL */
+	struct dwarfmap_loc loc; /* innermost file:line; file NULL: not mapped */
+	int depth; /* levels of the inline chain mapped */
 	__u64 checks;
 	char **workloads;
 	size_t nr_workloads;
-	long site;		/* index into coverage__sites(), -1: no static match */
+	long site; /* index into coverage__sites(), -1: no static match */
 };
 
 struct coverage *coverage__new(void);
 void coverage__free(struct coverage *c);
 
 /* 0 or -ENOMEM; the strings are copied. */
-int coverage__add_static(struct coverage *c, const char *file, unsigned int line,
-			 const char *function, const char *helper);
+int coverage__add_static(struct coverage *c, const char *file,
+			 unsigned int line, const char *function,
+			 const char *helper);
 
 /* Where a recorded stack made its check. */
 struct coverage_frame {
-	const char *frame;	/* the call-site frame "func+0xoff" */
-	const struct dwarfmap_result *res;	/* its mapping, NULL: not mapped */
-	const char *helper;	/* the outermost capability wrapper it called, or NULL */
+	const char *frame; /* the call-site frame "func+0xoff" */
+	const struct dwarfmap_result *res; /* its mapping, NULL: not mapped */
+	const char *
+		helper; /* the outermost capability wrapper it called, or NULL */
 	/* a function the call-site frame called that ended in a tail call to
 	 * the helper (dwarfmap__call_target()), and where it starts; or NULL */
 	const char *tail_callee;
@@ -82,8 +84,10 @@ int coverage__add_observed(struct coverage *c, const struct coverage_frame *f,
  */
 int coverage__join(struct coverage *c);
 
-const struct coverage_site *coverage__sites(const struct coverage *c, size_t *ret_n);
-const struct coverage_observed *coverage__observed(const struct coverage *c, size_t *ret_n);
+const struct coverage_site *coverage__sites(const struct coverage *c,
+					    size_t *ret_n);
+const struct coverage_observed *coverage__observed(const struct coverage *c,
+						   size_t *ret_n);
 /* Static sites with checks > 0 */
 size_t coverage__nr_covered(const struct coverage *c);
 

@@ -19,7 +19,7 @@
 #include "dwarfmap.h"
 
 struct fsym {
-	const char *name;	/* in the ELF string table: lives with the dwfl */
+	const char *name; /* in the ELF string table: lives with the dwfl */
 	Dwarf_Addr addr;
 	Dwarf_Word size;
 };
@@ -35,16 +35,18 @@ struct cached {
 struct dwarfmap {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
-	struct fsym *syms;	/* function symbols sorted by name, then address */
+	struct fsym *syms; /* function symbols sorted by name, then address */
 	size_t nr_syms;
 	struct cached **cache;
 	size_t nr_cache;
 };
 
 /* The DWARF is in vmlinux itself: never look elsewhere (nor on the network) */
-static int no_separate_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-				 Dwarf_Addr base, const char *file_name,
-				 const char *debuglink_file, GElf_Word debuglink_crc,
+static int no_separate_debuginfo(Dwfl_Module *mod, void **userdata,
+				 const char *modname, Dwarf_Addr base,
+				 const char *file_name,
+				 const char *debuglink_file,
+				 GElf_Word debuglink_crc,
 				 char **debuginfo_file_name)
 {
 	(void)mod, (void)userdata, (void)modname, (void)base, (void)file_name;
@@ -80,10 +82,12 @@ static int load_symbols(struct dwarfmap *m)
 	if (!m->syms)
 		return -ENOMEM;
 	for (i = 1; i < n; i++) {
-		name = dwfl_module_getsym_info(m->mod, i, &sym, &addr, NULL, NULL, NULL);
+		name = dwfl_module_getsym_info(m->mod, i, &sym, &addr, NULL,
+					       NULL, NULL);
 		if (!name || !*name || GELF_ST_TYPE(sym.st_info) != STT_FUNC)
 			continue;
-		m->syms[m->nr_syms++] = (struct fsym){ name, addr, sym.st_size };
+		m->syms[m->nr_syms++] =
+			(struct fsym){ name, addr, sym.st_size };
 	}
 	qsort(m->syms, m->nr_syms, sizeof(*m->syms), by_name_addr);
 	return 0;
@@ -146,8 +150,9 @@ void dwarfmap__free(struct dwarfmap *m)
 }
 
 /* The symbol named func that holds off; several: the first, *ambiguous set */
-static const struct fsym *find_symbol(const struct dwarfmap *m, const char *func,
-				      unsigned long off, bool *ambiguous)
+static const struct fsym *find_symbol(const struct dwarfmap *m,
+				      const char *func, unsigned long off,
+				      bool *ambiguous)
 {
 	size_t lo = 0, hi = m->nr_syms, mid;
 	const struct fsym *found = NULL;
@@ -209,9 +214,11 @@ static int call_site_of(Dwarf_Die *cu, Dwarf_Die *inl, struct dwarfmap_loc *loc)
 	Dwarf_Word idx, line;
 	size_t nfiles;
 
-	if (!dwarf_attr(inl, DW_AT_call_file, &attr) || dwarf_formudata(&attr, &idx))
+	if (!dwarf_attr(inl, DW_AT_call_file, &attr) ||
+	    dwarf_formudata(&attr, &idx))
 		return -ENODATA;
-	if (!dwarf_attr(inl, DW_AT_call_line, &attr) || dwarf_formudata(&attr, &line))
+	if (!dwarf_attr(inl, DW_AT_call_line, &attr) ||
+	    dwarf_formudata(&attr, &line))
 		return -ENODATA;
 	if (dwarf_getsrcfiles(cu, &files, &nfiles) || idx >= nfiles)
 		return -ENODATA;
@@ -226,7 +233,8 @@ static int call_site_of(Dwarf_Die *cu, Dwarf_Die *inl, struct dwarfmap_loc *loc)
  * of its abstract definition; dwarf_getscopes_die() on the innermost scope
  * gives the concrete parents: the callers it was inlined into.
  */
-static void inline_chain(struct dwarfmap *m, Dwarf_Addr addr, struct dwarfmap_result *res)
+static void inline_chain(struct dwarfmap *m, Dwarf_Addr addr,
+			 struct dwarfmap_result *res)
 {
 	Dwarf_Die *cu, *scopes = NULL, *chain = NULL;
 	Dwarf_Addr bias;
@@ -254,8 +262,8 @@ out_free_scopes:
 	free(scopes);
 }
 
-static int map_addr(struct dwarfmap *m, const char *func, unsigned long off, bool return_addr,
-		    struct dwarfmap_result *res)
+static int map_addr(struct dwarfmap *m, const char *func, unsigned long off,
+		    bool return_addr, struct dwarfmap_result *res)
 {
 	const struct fsym *sym = find_symbol(m, func, off, &res->ambiguous);
 	Dwarf_Addr addr;
@@ -268,7 +276,8 @@ static int map_addr(struct dwarfmap *m, const char *func, unsigned long off, boo
 	line = dwfl_module_getsrc(m->mod, addr);
 	if (!line)
 		return -ENODATA;
-	res->locs[0].file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+	res->locs[0].file =
+		dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
 	if (!res->locs[0].file || lineno <= 0)
 		return -ENODATA;
 	res->locs[0].line = lineno;
@@ -278,20 +287,22 @@ static int map_addr(struct dwarfmap *m, const char *func, unsigned long off, boo
 	return 0;
 }
 
-static struct cached *cache_find(const struct dwarfmap *m, const char *func, unsigned long off,
-				 bool return_addr)
+static struct cached *cache_find(const struct dwarfmap *m, const char *func,
+				 unsigned long off, bool return_addr)
 {
 	size_t i;
 
 	for (i = 0; i < m->nr_cache; i++)
-		if (m->cache[i]->off == off && m->cache[i]->return_addr == return_addr &&
+		if (m->cache[i]->off == off &&
+		    m->cache[i]->return_addr == return_addr &&
 		    !strcmp(m->cache[i]->func, func))
 			return m->cache[i];
 	return NULL;
 }
 
 int dwarfmap__addr2line(struct dwarfmap *m, const char *func, unsigned long off,
-			bool return_addr, const struct dwarfmap_result **ret_res)
+			bool return_addr,
+			const struct dwarfmap_result **ret_res)
 {
 	struct cached *c, **grown;
 
@@ -322,7 +333,8 @@ out:
 }
 
 /* Reads len bytes at the link-time address addr from the ELF's sections */
-static int read_text(struct dwarfmap *m, Dwarf_Addr addr, unsigned char *buf, size_t len)
+static int read_text(struct dwarfmap *m, Dwarf_Addr addr, unsigned char *buf,
+		     size_t len)
 {
 	Elf_Scn *scn = NULL;
 	Dwarf_Addr bias;
@@ -336,10 +348,12 @@ static int read_text(struct dwarfmap *m, Dwarf_Addr addr, unsigned char *buf, si
 	addr -= bias;
 	while ((scn = elf_nextscn(elf, scn))) {
 		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_PROGBITS ||
-		    addr < shdr.sh_addr || addr + len > shdr.sh_addr + shdr.sh_size)
+		    addr < shdr.sh_addr ||
+		    addr + len > shdr.sh_addr + shdr.sh_size)
 			continue;
 		data = elf_getdata(scn, NULL);
-		if (!data || !data->d_buf || addr - shdr.sh_addr + len > data->d_size)
+		if (!data || !data->d_buf ||
+		    addr - shdr.sh_addr + len > data->d_size)
 			return -ENODATA;
 		memcpy(buf, (char *)data->d_buf + (addr - shdr.sh_addr), len);
 		return 0;
@@ -347,8 +361,8 @@ static int read_text(struct dwarfmap *m, Dwarf_Addr addr, unsigned char *buf, si
 	return -ENODATA;
 }
 
-int dwarfmap__call_target(struct dwarfmap *m, const char *func, unsigned long off,
-			  const char **ret_callee)
+int dwarfmap__call_target(struct dwarfmap *m, const char *func,
+			  unsigned long off, const char **ret_callee)
 {
 	const struct fsym *sym;
 	unsigned char insn[5];
@@ -375,7 +389,8 @@ int dwarfmap__call_target(struct dwarfmap *m, const char *func, unsigned long of
 		return -ENOEXEC;
 	memcpy(&rel, insn + 1, sizeof(rel));
 	target = ret_addr + (Dwarf_Addr)(__s64)rel;
-	name = dwfl_module_addrinfo(m->mod, target, &sym_off, &target_sym, NULL, NULL, NULL);
+	name = dwfl_module_addrinfo(m->mod, target, &sym_off, &target_sym, NULL,
+				    NULL, NULL);
 	if (!name || sym_off)
 		return -ENOENT;
 	*ret_callee = name;
@@ -390,7 +405,8 @@ int dwarfmap__build_id(struct dwarfmap *m, const unsigned char **ret_bits)
 	return len > 0 ? len : -ENODATA;
 }
 
-int dwarfmap__parse_frame(const char *frame, char *buf, size_t size, unsigned long *ret_off)
+int dwarfmap__parse_frame(const char *frame, char *buf, size_t size,
+			  unsigned long *ret_off)
 {
 	const char *plus;
 	char *end;

@@ -13,9 +13,10 @@ struct dwarfmap;
 
 /* One level of the inline chain at an address. */
 struct dwarfmap_loc {
-	const char *file;	/* as the DWARF names it (often absolute) */
+	const char *file; /* as the DWARF names it (often absolute) */
 	unsigned int line;
-	const char *function;	/* the (possibly inlined) function holding file:line */
+	const char *
+		function; /* the (possibly inlined) function holding file:line */
 };
 
 #define DWARFMAP_MAX_DEPTH 16
@@ -25,7 +26,7 @@ struct dwarfmap_loc {
 struct dwarfmap_result {
 	struct dwarfmap_loc locs[DWARFMAP_MAX_DEPTH];
 	int nr;
-	bool ambiguous;		/* several symbols of that name could hold the offset */
+	bool ambiguous; /* several symbols of that name could hold the offset */
 };
 
 /*
@@ -44,8 +45,9 @@ void dwarfmap__free(struct dwarfmap *map);
  * Errors: -ENOENT (no function symbol of that name holds the offset),
  * -ENODATA (no line information for the address), -EINVAL, -ENOMEM.
  */
-int dwarfmap__addr2line(struct dwarfmap *map, const char *func, unsigned long off,
-			bool return_addr, const struct dwarfmap_result **ret_res);
+int dwarfmap__addr2line(struct dwarfmap *map, const char *func,
+			unsigned long off, bool return_addr,
+			const struct dwarfmap_result **ret_res);
 
 /*
  * The function that the direct call (x86 "call rel32") ending just before
@@ -54,15 +56,16 @@ int dwarfmap__addr2line(struct dwarfmap *map, const char *func, unsigned long of
  * caller's return address.  *ret_callee lives as long as the map.
  * -ENOENT (no such symbol), -ENOEXEC (no direct call there), -ENODATA.
  */
-int dwarfmap__call_target(struct dwarfmap *map, const char *func, unsigned long off,
-			  const char **ret_callee);
+int dwarfmap__call_target(struct dwarfmap *map, const char *func,
+			  unsigned long off, const char **ret_callee);
 
 /* The vmlinux's GNU build ID: its length (bytes at *ret_bits), or -ENODATA */
 int dwarfmap__build_id(struct dwarfmap *map, const unsigned char **ret_bits);
 
 /* Splits a frame "func+0xoff" (ksyms__format()) into func (into buf) and off.
  * -EINVAL when it has no "+0x" offset or func does not fit. */
-int dwarfmap__parse_frame(const char *frame, char *buf, size_t size, unsigned long *ret_off);
+int dwarfmap__parse_frame(const char *frame, char *buf, size_t size,
+			  unsigned long *ret_off);
 
 /* The errors of dwarfmap__open() in words, for messages. */
 const char *dwarfmap__strerror(int err);
