@@ -22,7 +22,6 @@
 #include <unistd.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
-#include <sys/timerfd.h>
 #include <systemd/sd-daemon.h>
 
 #include "agg.h"
@@ -30,6 +29,7 @@
 #include "check.h"
 #include "commands.h"
 #include "events.h"
+#include "evloop.h"
 #include "fallback.h"
 #include "ksyms.h"
 #include "loader.h"
@@ -167,15 +167,6 @@ static int load_rules(struct recorder *r)
 	return 0;
 }
 
-static int arm_timer(int fd, unsigned int seconds, bool repeat)
-{
-	struct itimerspec its = { .it_value.tv_sec = seconds };
-
-	if (repeat)
-		its.it_interval.tv_sec = seconds;
-	return timerfd_settime(fd, 0, &its, NULL) ? -errno : 0;
-}
-
 /* SIGHUP: the configuration file and the rules again; a bad one is kept out. */
 static void reload(struct recorder *r)
 {
@@ -189,33 +180,9 @@ static void reload(struct recorder *r)
 	r->o.rules_path = o.rules_path;
 	if (load_rules(r))
 		fprintf(stderr, "capaudit: reload: keeping the previous rules\n");
-	arm_timer(r->flush_timer, r->o.flush_interval, true);
+	evloop__arm(r->flush_timer, r->o.flush_interval, true);
 	fprintf(stderr, "capaudit: configuration and rules reloaded\n");
 	sd_notify(0, "READY=1");
-}
-
-static int add_fd(int epfd, int fd)
-{
-	struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
-
-	if (fd < 0)
-		return fd;
-	return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) ? -errno : 0;
-}
-
-static int signal_fd(void)
-{
-	sigset_t mask;
-	int fd;
-
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	if (sigprocmask(SIG_BLOCK, &mask, NULL))
-		return -errno;
-	fd = signalfd(-1, &mask, SFD_CLOEXEC);
-	return fd < 0 ? -errno : fd;
 }
 
 /* true when the loop should stop; *more: records left in the ring buffer */
@@ -243,25 +210,22 @@ static bool handle_fd(struct recorder *r, struct rbconsumer *rb, int fd, int sig
 
 static int event_loop(struct recorder *r, struct rbconsumer *rb)
 {
-	int epfd = epoll_create1(EPOLL_CLOEXEC), sigfd = signal_fd(), endfd = -1;
+	static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
+	int epfd = epoll_create1(EPOLL_CLOEXEC), sigfd = evloop__signalfd(signals, 3), endfd = -1;
 	struct epoll_event evs[8];
 	int err, n, i, more = 0;
 	bool stop = false;
 
-	r->flush_timer = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
-	err = epfd < 0 ? -errno : add_fd(epfd, sigfd);
+	r->flush_timer = evloop__timerfd(r->o.flush_interval, true);
+	err = epfd < 0 ? -errno : evloop__add(epfd, sigfd);
 	if (!err)
-		err = add_fd(epfd, r->flush_timer);
-	if (!err)
-		err = arm_timer(r->flush_timer, r->o.flush_interval, true);
+		err = evloop__add(epfd, r->flush_timer);
 	if (!err && r->o.duration) {
-		endfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
-		err = add_fd(epfd, endfd);
-		if (!err)
-			err = arm_timer(endfd, r->o.duration, false);
+		endfd = evloop__timerfd(r->o.duration, false);
+		err = evloop__add(epfd, endfd);
 	}
 	if (!err)
-		err = add_fd(epfd, rbconsumer__epoll_fd(rb));
+		err = evloop__add(epfd, rbconsumer__epoll_fd(rb));
 	while (!err && !stop) {
 		/* records left from a cut batch: look at the other fds, then go on */
 		n = epoll_wait(epfd, evs, 8, more ? 0 : -1);
@@ -275,7 +239,8 @@ static int event_loop(struct recorder *r, struct rbconsumer *rb)
 	sd_notify(0, "STOPPING=1");
 	if (endfd >= 0)
 		close(endfd);
-	close(r->flush_timer);
+	if (r->flush_timer >= 0)
+		close(r->flush_timer);
 	if (sigfd >= 0)
 		close(sigfd);
 	if (epfd >= 0)

@@ -18,13 +18,12 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/epoll.h>
-#include <sys/signalfd.h>
-#include <sys/timerfd.h>
 #include <json-c/json.h>
 
 #include "capnames.h"
 #include "commands.h"
 #include "events.h"
+#include "evloop.h"
 #include "ksyms.h"
 #include "loader.h"
 #include "rbconsumer.h"
@@ -275,41 +274,6 @@ static int handle_event(void *ctx, void *data, size_t size)
 	return t->json ? print_json(&r) : print_text(t, &r);
 }
 
-static int setup_timer(unsigned int seconds)
-{
-	struct itimerspec its = { .it_value.tv_sec = seconds };
-	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	if (timerfd_settime(fd, 0, &its, NULL)) {
-		close(fd);
-		return -errno;
-	}
-	return fd;
-}
-
-static int setup_signals(void)
-{
-	sigset_t mask;
-	int fd;
-
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	if (sigprocmask(SIG_BLOCK, &mask, NULL))
-		return -errno;
-	fd = signalfd(-1, &mask, SFD_CLOEXEC);
-	return fd < 0 ? -errno : fd;
-}
-
-static int epoll_add(int epfd, int fd)
-{
-	struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
-
-	return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) ? -errno : 0;
-}
-
 /* Runs until a signal or the timer; returns 0 or -errno. */
 static int event_loop(struct trace *t, struct rbconsumer *rb)
 {
@@ -321,14 +285,14 @@ static int event_loop(struct trace *t, struct rbconsumer *rb)
 	epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (epfd < 0)
 		return -errno;
-	sigfd = setup_signals();
-	err = sigfd < 0 ? sigfd : epoll_add(epfd, sigfd);
+	sigfd = evloop__signalfd((const int[]){ SIGINT, SIGTERM }, 2);
+	err = evloop__add(epfd, sigfd);
 	if (!err && t->duration) {
-		timerfd = setup_timer(t->duration);
-		err = timerfd < 0 ? timerfd : epoll_add(epfd, timerfd);
+		timerfd = evloop__timerfd(t->duration, false);
+		err = evloop__add(epfd, timerfd);
 	}
 	if (!err)
-		err = epoll_add(epfd, rbfd);
+		err = evloop__add(epfd, rbfd);
 	while (!err && !stop) {
 		/* records left from a cut batch: look at the other fds, then go on */
 		n = epoll_wait(epfd, evs, 4, more ? 0 : -1);
