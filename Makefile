@@ -82,8 +82,7 @@ $(BUILD)/libcapaudit.a: $(LIB_OBJS)
 	ar rcs $@ $^
 
 $(BUILD)/capaudit: $(BUILD)/obj/main.o $(BUILD)/libcapaudit.a
-	$(CC) $(ALL_CFLAGS) $(BUILD)/obj/main.o -Wl,--whole-archive $(BUILD)/libcapaudit.a \
-		-Wl,--no-whole-archive $(LDLIBS) -o $@
+	$(CC) $(ALL_CFLAGS) $(BUILD)/obj/main.o $(BUILD)/libcapaudit.a $(LDLIBS) -o $@
 
 # Host unit tests (cmocka), each linked against the daemon's library.
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libcapaudit.a

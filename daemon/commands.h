@@ -5,15 +5,14 @@
 
 /*
  * Each returns the process exit status: 0 success, 1 failure, 2 bad usage.
- * argv[0] is the subcommand's name.  Declared weak while the subcommands are
- * written in parallel: main.c lists only those that are linked in.
+ * argv[0] is the subcommand's name.
  */
-int cmd_trace(int argc, char **argv) __attribute__((weak));
-int cmd_scan(int argc, char **argv) __attribute__((weak));
-int cmd_record(int argc, char **argv) __attribute__((weak));
-int cmd_report(int argc, char **argv) __attribute__((weak));
-int cmd_profile(int argc, char **argv) __attribute__((weak));
-int cmd_advise(int argc, char **argv) __attribute__((weak));
-int cmd_merge(int argc, char **argv) __attribute__((weak));
+int cmd_trace(int argc, char **argv);
+int cmd_scan(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
+int cmd_advise(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif

@@ -29,8 +29,7 @@ static void usage(FILE *out)
 
 	fprintf(out, "usage: capaudit COMMAND [OPTIONS...]\n\ncommands:\n");
 	for (i = 0; i < N_COMMANDS; i++)
-		if (commands[i].run)
-			fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].help);
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].help);
 	fprintf(out, "\n'capaudit COMMAND --help' describes a command's options.\n");
 }
 
@@ -47,7 +46,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (i = 0; i < N_COMMANDS; i++)
-		if (commands[i].run && !strcmp(argv[1], commands[i].name))
+		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
 	fprintf(stderr, "capaudit: unknown command '%s'\n", argv[1]);
 	usage(stderr);
