@@ -29,7 +29,7 @@ while [ $i -le "$ROUNDS" ]; do
 	record_stop KILL
 	check=$(sqlite3 "$DB" 'PRAGMA integrity_check')
 	now=$(total)
-	echo "round $i: integrity $check, total $now (was $prev)"
+	echo "$(date +%T) round $i: integrity $check, total $now (was $prev)"
 	[ "$check" = ok ] || exit 1
 	[ "$now" != error ] && [ "$now" -ge "$prev" ] || { echo "the total went backwards"; exit 1; }
 	snapshot >"$T/now"
