@@ -374,6 +374,21 @@ int loader__read_counters(const struct loader *l, __u64 *ret_counts)
 	return 0;
 }
 
+void loader__print_summary(const struct loader *l, __u64 delivered, const char *extra)
+{
+	__u64 cnt[CAPAUDIT_CNT_NR] = {};
+
+	loader__read_counters(l, cnt);
+	fprintf(stderr,
+		"capaudit: %llu checks seen in the kernel, %llu delivered, %llu lost "
+		"(ring buffer full: %llu); %llu without a stack; %llu entry/exit mismatches%s\n",
+		(unsigned long long)cnt[CAPAUDIT_CNT_SEEN], (unsigned long long)delivered,
+		(unsigned long long)cnt[CAPAUDIT_CNT_LOST_RINGBUF],
+		(unsigned long long)cnt[CAPAUDIT_CNT_LOST_RINGBUF],
+		(unsigned long long)cnt[CAPAUDIT_CNT_LOST_STACK],
+		(unsigned long long)cnt[CAPAUDIT_CNT_MISMATCH], extra);
+}
+
 int loader__read_stack(const struct loader *l, __u32 stack_id, __u64 *ips)
 {
 	int n;

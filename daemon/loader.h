@@ -38,6 +38,11 @@ int loader__stacks_fd(const struct loader *loader);
 const char *loader__attach_name(const struct loader *loader);
 /* Sums the per-CPU counters; ret_counts has CAPAUDIT_CNT_NR entries. */
 int loader__read_counters(const struct loader *loader, __u64 *ret_counts);
+/*
+ * The one-line account of a run, on stderr: checks seen in the kernel,
+ * delivered, and lost by cause (extra: "; N in overflow rows" or "").
+ */
+void loader__print_summary(const struct loader *loader, __u64 delivered, const char *extra);
 /* Reads a stack from the stack map: frames into ips, returns their number or -errno. */
 int loader__read_stack(const struct loader *loader, __u32 stack_id, __u64 *ips);
 

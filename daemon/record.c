@@ -70,19 +70,6 @@ static enum check_audit audit_class(const struct capaudit_event *e)
 	return CHECK_AUDITED;
 }
 
-static const char *syscall_name(__u64 nr, char *buf, size_t size)
-{
-	const char *name;
-
-	if (nr == CAPAUDIT_NO_SYSCALL)
-		return NULL;
-	name = syscalls__name(nr);
-	if (name)
-		return name;
-	snprintf(buf, size, "syscall_%llu", (unsigned long long)nr);
-	return buf;
-}
-
 /* The recorder's whole per-event path: no allocation for a known key. */
 static int handle_event(void *ctx, void *data, size_t size)
 {
@@ -110,7 +97,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 		.audit = audit_class(&e),
 		.stack_hash = si ? si->hash : 0,
 		.call_site = si ? si->call_site : "[unknown]",
-		.syscall = syscall_name(e.syscall_nr, sysbuf, sizeof(sysbuf)),
+		.syscall = syscalls__describe(e.syscall_nr, sysbuf, sizeof(sysbuf)),
 		.workload = workloads__name(r->workloads, e.cgroup_id, e.pid, e.comm),
 		.comm = e.comm,
 	};
@@ -251,22 +238,15 @@ static int event_loop(struct recorder *r, struct rbconsumer *rb)
 /* The last records, then the last flush: a clean stop loses nothing. */
 static int drain_and_flush(struct recorder *r, struct rbconsumer *rb)
 {
-	__u64 cnt[CAPAUDIT_CNT_NR] = {};
+	char extra[64];
 	int err;
 
 	loader__detach(r->loader);
 	rbconsumer__drain(rb);
 	err = flush(r);
-	loader__read_counters(r->loader, cnt);
-	fprintf(stderr, "capaudit: %llu checks seen in the kernel, %llu delivered, %llu lost "
-			"(ring buffer full: %llu); %llu without a stack; %llu entry/exit mismatches; "
-			"%llu in overflow rows\n",
-		(unsigned long long)cnt[CAPAUDIT_CNT_SEEN], (unsigned long long)r->delivered,
-		(unsigned long long)cnt[CAPAUDIT_CNT_LOST_RINGBUF],
-		(unsigned long long)cnt[CAPAUDIT_CNT_LOST_RINGBUF],
-		(unsigned long long)cnt[CAPAUDIT_CNT_LOST_STACK],
-		(unsigned long long)cnt[CAPAUDIT_CNT_MISMATCH],
-		(unsigned long long)agg__overflow(r->agg));
+	snprintf(extra, sizeof(extra), "; %llu in overflow rows",
+		 (unsigned long long)agg__overflow(r->agg));
+	loader__print_summary(r->loader, r->delivered, extra);
 	return err;
 }
 

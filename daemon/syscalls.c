@@ -4,8 +4,10 @@
  * generates into build/syscall_names.h.
  */
 #include <stddef.h>
+#include <stdio.h>
 
 #include "syscalls.h"
+#include "capaudit.h"
 #include "syscall_names.h"
 
 #define N_SYSCALL_NAMES (sizeof(syscall_names) / sizeof(syscall_names[0]))
@@ -15,4 +17,17 @@ const char *syscalls__name(__u64 nr)
 	if (nr >= N_SYSCALL_NAMES)
 		return NULL;
 	return syscall_names[nr];
+}
+
+const char *syscalls__describe(__u64 nr, char *buf, size_t size)
+{
+	const char *name;
+
+	if (nr == CAPAUDIT_NO_SYSCALL)
+		return NULL;
+	name = syscalls__name(nr);
+	if (name)
+		return name;
+	snprintf(buf, size, "syscall_%llu", (unsigned long long)nr);
+	return buf;
 }

@@ -3,6 +3,7 @@
 #ifndef CAPAUDIT_SYSCALLS_H
 #define CAPAUDIT_SYSCALLS_H
 
+#include <stddef.h>
 #include <linux/types.h>
 
 /*
@@ -12,5 +13,11 @@
  * they were x86_64 ones: the event does not record the ABI.
  */
 const char *syscalls__name(__u64 nr);
+
+/*
+ * What a record's syscall number says: NULL outside a syscall
+ * (CAPAUDIT_NO_SYSCALL), the name, or "syscall_<nr>" written into buf.
+ */
+const char *syscalls__describe(__u64 nr, char *buf, size_t size);
 
 #endif /* CAPAUDIT_SYSCALLS_H */

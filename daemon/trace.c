@@ -202,19 +202,6 @@ static int parse_args(struct trace *t, int argc, char **argv)
 	return 0;
 }
 
-static const char *syscall_str(__u64 nr, char *buf, size_t size)
-{
-	const char *name;
-
-	if (nr == CAPAUDIT_NO_SYSCALL)
-		return NULL;
-	name = syscalls__name(nr);
-	if (name)
-		return name;
-	snprintf(buf, size, "syscall_%llu", (unsigned long long)nr);
-	return buf;
-}
-
 static int print_text(struct trace *t, const struct trace_record *r)
 {
 	const struct capaudit_event *e = r->event;
@@ -263,7 +250,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	}
 	t->delivered++;
 	r.cap_name = capnames__name(e.cap, capbuf, sizeof(capbuf));
-	r.syscall = syscall_str(e.syscall_nr, sysbuf, sizeof(sysbuf));
+	r.syscall = syscalls__describe(e.syscall_nr, sysbuf, sizeof(sysbuf));
 	r.stack = stacks__get(t->stacks, e.kstack_id);
 	if (e.ustack_id != CAPAUDIT_NO_STACK) {
 		r.nr_ustack = loader__read_stack(t->loader, e.ustack_id, ustack);
@@ -324,20 +311,10 @@ static int event_loop(struct trace *t, struct rbconsumer *rb)
 
 static void print_summary(struct trace *t, struct rbconsumer *rb)
 {
-	__u64 cnt[CAPAUDIT_CNT_NR] = {};
-
 	loader__detach(t->loader);
 	rbconsumer__drain(rb);
 	fflush(stdout);
-	loader__read_counters(t->loader, cnt);
-	fprintf(stderr,
-		"capaudit: %llu checks seen in the kernel, %llu delivered, %llu lost "
-		"(ring buffer full: %llu); %llu without a stack; %llu entry/exit mismatches\n",
-		(unsigned long long)cnt[CAPAUDIT_CNT_SEEN], (unsigned long long)t->delivered,
-		(unsigned long long)cnt[CAPAUDIT_CNT_LOST_RINGBUF],
-		(unsigned long long)cnt[CAPAUDIT_CNT_LOST_RINGBUF],
-		(unsigned long long)cnt[CAPAUDIT_CNT_LOST_STACK],
-		(unsigned long long)cnt[CAPAUDIT_CNT_MISMATCH]);
+	loader__print_summary(t->loader, t->delivered, "");
 	if (t->undecodable)
 		fprintf(stderr, "capaudit: %llu records of the wrong size were dropped\n",
 			(unsigned long long)t->undecodable);
