@@ -15,7 +15,7 @@ esac
 zcat /proc/config.gz 2>/dev/null | grep -qx CONFIG_BPF_SYSCALL=y || fail "CONFIG_BPF_SYSCALL is not set"
 
 # Every mount vm/init makes, with its file system type.
-for m in /:overlay /proc:proc /sys:sysfs /dev:devtmpfs /tmp:tmpfs /run:tmpfs \
+for m in /:overlay /proc:proc /sys:sysfs /dev:devtmpfs /run:tmpfs \
 	/sys/fs/cgroup:cgroup2 /sys/fs/bpf:bpf /sys/kernel/debug:debugfs \
 	/sys/kernel/tracing:tracefs; do
 	dir=${m%%:*} type=${m#*:}
@@ -25,7 +25,7 @@ done
 
 # The overlay takes writes anywhere, the checkout included.
 probe=capaudit-boot-probe.$$
-for d in / /etc /usr/bin "$REPO"; do
+for d in / /etc /usr/bin /tmp "$REPO"; do
 	echo written >"$d/$probe" || fail "cannot write in $d"
 	[ "$(cat "$d/$probe")" = written ] || fail "$d/$probe does not read back"
 	rm "$d/$probe" || fail "cannot remove $d/$probe"
