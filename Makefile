@@ -99,7 +99,7 @@ progs: $(PROG_BINS)
 asan-bins:
 	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CC=clang CFLAGS="$(ASAN_CFLAGS)" $(ASAN_BINS)
 
-check: $(BUILD)/capaudit $(UNIT_BINS) asan-bins
+check: $(BUILD)/capaudit $(UNIT_BINS) asan-bins fuzz-bins
 	@tests/run --unit $(UNIT_BINS) $(ASAN_BINS) --scripts tests/build-kernel/run.sh $(HOST_TESTS)
 
 kernel: | $(DEPS_STAMP)
@@ -111,7 +111,7 @@ vmtest: $(BUILD)/capaudit $(PROG_BINS) kernel
 demo: $(BUILD)/capaudit $(PROG_BINS) kernel
 	@scripts/demo
 
-test: $(BUILD)/capaudit $(UNIT_BINS) asan-bins $(PROG_BINS) kernel
+test: $(BUILD)/capaudit $(UNIT_BINS) asan-bins fuzz-bins $(PROG_BINS) kernel
 	@tests/run --unit $(UNIT_BINS) $(ASAN_BINS) --scripts tests/build-kernel/run.sh $(HOST_TESTS) --vm
 
 checkpatch: | $(DEPS_STAMP)
@@ -172,22 +172,31 @@ uninstall: $(BUILD)/install/etc/capaudit.conf
 		echo "uninstall: keeping the edited $(DESTDIR)/etc/capaudit/capaudit.conf"; \
 	fi
 
-# libFuzzer (clang): the source scanner's tokenizer, header and diff parsers on
-# arbitrary bytes, FUZZ_SECONDS on the corpus in tests/fuzz/corpus/ctok.
-.PHONY: fuzz
-FUZZ_SECONDS ?= 60
-FUZZ_SRCS := daemon/ctok.c daemon/capdefs.c daemon/srcscan.c daemon/srcdiff.c \
-	     daemon/scanreport.c daemon/maintainers.c
+# libFuzzer (clang): one target per parser, tests/fuzz/fuzz_<parser>.c, linked
+# against the daemon's library built with coverage instrumentation, ASan and
+# UBSan in $(FUZZ_BUILD).  `make fuzz` runs each for FUZZ_SECONDS on a copy of
+# its seed corpus tests/fuzz/corpus/<parser> (new inputs stay in the copy);
+# `make test` runs each for FUZZ_SMOKE_SECONDS (tests/host/090-fuzz-smoke.sh).
+.PHONY: fuzz fuzz-bins
+FUZZ_SECONDS       ?= 600
+FUZZ_SMOKE_SECONDS ?= 15
+FUZZ_BUILD  := $(BUILD)/fuzz
+FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+	       -fno-omit-frame-pointer
+FUZZ_NAMES  := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_BINS   := $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_NAMES))
 
-$(BUILD)/fuzz/fuzz_ctok: tests/fuzz/fuzz_ctok.c $(FUZZ_SRCS) $(wildcard daemon/*.h)
+$(FUZZ_BUILD)/lib/libcapaudit.a: FORCE
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD)/lib CC=clang CFLAGS="$(FUZZ_CFLAGS)" $@
+
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_input.h $(FUZZ_BUILD)/lib/libcapaudit.a
 	@mkdir -p $(dir $@)
-	$(CLANG) -g -O1 -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Idaemon \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		$< $(FUZZ_SRCS) -ljson-c -o $@
+	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror \
+		-I$(FUZZ_BUILD)/lib -Ibpf -Idaemon $< $(FUZZ_BUILD)/lib/libcapaudit.a $(LDLIBS) -o $@
 
-fuzz: $(BUILD)/fuzz/fuzz_ctok
-	@mkdir -p $(BUILD)/fuzz/corpus-ctok $(BUILD)/fuzz/artifacts
-	$< -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=512 \
-		-artifact_prefix=$(BUILD)/fuzz/artifacts/ $(BUILD)/fuzz/corpus-ctok tests/fuzz/corpus/ctok
+fuzz-bins: $(FUZZ_BINS)
+
+fuzz: fuzz-bins
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz $(FUZZ_BUILD) $(FUZZ_NAMES)
 
 .DELETE_ON_ERROR:

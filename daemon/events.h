@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "capaudit.h"
+#include "check.h"
 
 /* Copies and checks a record: 0, or -EINVAL when its size is not a record's. */
 int events__decode(const void *data, size_t size, struct capaudit_event *ret_event);
@@ -19,6 +20,18 @@ static inline bool events__granted(const struct capaudit_event *e)
 static inline bool events__audited(const struct capaudit_event *e)
 {
 	return !(e->opts & CAPAUDIT_OPT_NOAUDIT);
+}
+
+/* Why the check counts (or not) as a need: enum check_audit */
+static inline enum check_audit events__audit_class(const struct capaudit_event *e)
+{
+	if (e->flags & CAPAUDIT_F_CRED_OTHER)
+		return CHECK_CRED_OTHER;
+	if (e->opts & CAPAUDIT_OPT_NOAUDIT)
+		return CHECK_NOAUDIT;
+	if (e->opts & CAPAUDIT_OPT_INSETID)
+		return CHECK_INSETID;
+	return CHECK_AUDITED;
 }
 
 #endif

@@ -102,6 +102,11 @@ static int class_match(const char *p, char c, const char **ret_end)
 		neg = 1;
 		p++;
 	}
+	/* "F: dir/[" at the end of the line: a class with nothing in it */
+	if (!*p) {
+		*ret_end = p;
+		return 0;
+	}
 	do {
 		if (p[1] == '-' && p[2] && p[2] != ']') {
 			hit |= c >= p[0] && c <= p[2];

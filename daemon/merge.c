@@ -8,11 +8,22 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
 #include <linux/types.h>
 
 #include "commands.h"
+#include "merge.h"
+
+/* Reports bigger than this are refused rather than read into memory */
+#define MERGE_MAX_REPORT	(1ul << 30)
+
+struct merge {
+	json_object *by_key;	/* row key -> row */
+	json_object *stacks;	/* stack hash -> frames */
+	json_object *kernel;	/* counter name -> value */
+};
 
 static const char *const key_fields[] = { "cap", "verdict", "audit", "workload", "comm",
 					  "syscall", "call_site", "stack" };
@@ -55,7 +66,19 @@ static void add_u64(json_object *o, const char *key, __u64 delta, int keep_min)
 	json_object_object_add(o, key, json_object_new_uint64(v));
 }
 
-static int merge_rows(json_object *by_key, json_object *rows)
+/* Every row has its key fields: checked before anything is merged */
+static int check_rows(json_object *rows)
+{
+	char key[2048];
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(rows); i++)
+		if (row_key(json_object_array_get_idx(rows, i), key, sizeof(key)))
+			return -EINVAL;
+	return 0;
+}
+
+static void merge_rows(json_object *by_key, json_object *rows)
 {
 	json_object *row, *have;
 	char key[2048];
@@ -63,17 +86,18 @@ static int merge_rows(json_object *by_key, json_object *rows)
 
 	for (i = 0; i < json_object_array_length(rows); i++) {
 		row = json_object_array_get_idx(rows, i);
-		if (row_key(row, key, sizeof(key)))
-			return -EINVAL;
+		row_key(row, key, sizeof(key));
 		if (!json_object_object_get_ex(by_key, key, &have)) {
-			json_object_object_add(by_key, key, json_object_get(row));
+			/* a copy: a later report's counts must not change this one's */
+			have = NULL;
+			json_object_deep_copy(row, &have, NULL);
+			json_object_object_add(by_key, key, have);
 			continue;
 		}
 		add_u64(have, "count", get_u64(row, "count"), 0);
 		add_u64(have, "first_seen", get_u64(row, "first_seen"), 1);
 		add_u64(have, "last_seen", get_u64(row, "last_seen"), -1);
 	}
-	return 0;
 }
 
 static void merge_objects(json_object *dst, json_object *src, bool add)
@@ -87,47 +111,185 @@ static void merge_objects(json_object *dst, json_object *src, bool add)
 	}
 }
 
-/* Checks one input and merges it; -EINVAL with a message naming the file. */
-static int merge_file(const char *path, json_object *by_key, json_object *stacks,
-		      json_object *kernel)
+struct merge *merge__new(void)
 {
-	json_object *in = json_object_from_file(path), *v, *rows, *st, *k;
-	int err = -EINVAL;
+	struct merge *m = calloc(1, sizeof(*m));
 
-	if (!in) {
-		fprintf(stderr, "capaudit merge: %s: not a JSON file (%s)\n", path,
-			json_util_get_last_err());
-		return -EINVAL;
+	if (!m)
+		return NULL;
+	m->by_key = json_object_new_object();
+	m->stacks = json_object_new_object();
+	m->kernel = json_object_new_object();
+	if (!m->by_key || !m->stacks || !m->kernel) {
+		merge__free(m);
+		return NULL;
 	}
-	if (!json_object_object_get_ex(in, "schema", &v) ||
-	    strcmp(json_object_get_string(v), "capaudit-report") ||
-	    !json_object_object_get_ex(in, "version", &v) || json_object_get_int(v) != 1 ||
-	    !json_object_object_get_ex(in, "rows", &rows) ||
-	    !json_object_is_type(rows, json_type_array) ||
-	    !json_object_object_get_ex(in, "stacks", &st) ||
-	    !json_object_is_type(st, json_type_object) ||
-	    !json_object_object_get_ex(in, "kernel", &k) ||
-	    !json_object_is_type(k, json_type_object)) {
-		fprintf(stderr, "capaudit merge: %s: not a capaudit report version 1 "
-				"(make it with capaudit report --json)\n",
-			path);
+	return m;
+}
+
+void merge__free(struct merge *m)
+{
+	if (!m)
+		return;
+	json_object_put(m->by_key);
+	json_object_put(m->stacks);
+	json_object_put(m->kernel);
+	free(m);
+}
+
+static bool is_report(json_object *in, json_object **rows, json_object **st, json_object **k)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(in, "schema", &v) && v &&
+	       !strcmp(json_object_get_string(v), "capaudit-report") &&
+	       json_object_object_get_ex(in, "version", &v) && json_object_get_int(v) == 1 &&
+	       json_object_object_get_ex(in, "rows", rows) &&
+	       json_object_is_type(*rows, json_type_array) &&
+	       json_object_object_get_ex(in, "stacks", st) &&
+	       json_object_is_type(*st, json_type_object) &&
+	       json_object_object_get_ex(in, "kernel", k) &&
+	       json_object_is_type(*k, json_type_object);
+}
+
+static bool only_blanks(const char *p, const char *end)
+{
+	for (; p < end; p++)
+		if (!strchr(" \t\r\n", *p) || !*p)
+			return false;
+	return true;
+}
+
+static const char *parse_error(json_tokener *tok, json_object *in)
+{
+	enum json_tokener_error e = json_tokener_get_error(tok);
+
+	if (e == json_tokener_continue)
+		return "it ends in the middle of a value";
+	if (e == json_tokener_success)
+		return in ? "text follows the JSON value" : "empty";
+	return json_tokener_error_desc(e);
+}
+
+int merge__add(struct merge *m, const char *name, const char *text, size_t len, char *err,
+	       size_t errlen)
+{
+	json_tokener *tok = json_tokener_new();
+	json_object *in = NULL, *rows, *st, *k;
+	int ret = -EINVAL;
+
+	if (!tok)
+		return -ENOMEM;
+	if (len < (size_t)INT32_MAX)
+		in = json_tokener_parse_ex(tok, text, (int)len);
+	if (!in || json_tokener_get_error(tok) != json_tokener_success ||
+	    !only_blanks(text + json_tokener_get_parse_end(tok), text + len)) {
+		snprintf(err, errlen, "%s: not a JSON file (%s)", name, parse_error(tok, in));
 		goto out_put;
 	}
-	err = merge_rows(by_key, rows);
-	if (err) {
-		fprintf(stderr, "capaudit merge: %s: a row lacks a key field\n", path);
+	if (!is_report(in, &rows, &st, &k)) {
+		snprintf(err, errlen, "%s: not a capaudit report version 1 "
+			 "(make it with capaudit report --json)", name);
 		goto out_put;
 	}
-	merge_objects(stacks, st, false);
-	merge_objects(kernel, k, true);
+	if (check_rows(rows)) {
+		snprintf(err, errlen, "%s: a row lacks a key field", name);
+		goto out_put;
+	}
+	merge_rows(m->by_key, rows);
+	merge_objects(m->stacks, st, false);
+	merge_objects(m->kernel, k, true);
+	ret = 0;
 out_put:
 	json_object_put(in);
-	return err;
+	json_tokener_free(tok);
+	return ret;
+}
+
+json_object *merge__report(const struct merge *m)
+{
+	json_object *out = json_object_new_object(), *rows = json_object_new_array(), *copy;
+
+	if (!out || !rows) {
+		json_object_put(out);
+		json_object_put(rows);
+		return NULL;
+	}
+	json_object_object_foreach(m->by_key, key, row)
+	{
+		(void)key;
+		json_object_array_add(rows, json_object_get(row));
+	}
+	json_object_object_add(out, "schema", json_object_new_string("capaudit-report"));
+	json_object_object_add(out, "version", json_object_new_int(1));
+	json_object_object_add(out, "rows", rows);
+	copy = NULL;
+	json_object_deep_copy(m->stacks, &copy, NULL);
+	json_object_object_add(out, "stacks", copy);
+	copy = NULL;
+	json_object_deep_copy(m->kernel, &copy, NULL);
+	json_object_object_add(out, "kernel", copy);
+	return out;
+}
+
+/* The whole file in a malloc()ed buffer; -errno or -EFBIG */
+static int read_report(const char *path, char **ret_text, size_t *ret_len)
+{
+	FILE *f = fopen(path, "re");
+	size_t len = 0, cap = 0, n;
+	char *text = NULL, *p;
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	do {
+		if (len == cap) {
+			cap = cap ? cap * 2 : 65536;
+			p = cap > MERGE_MAX_REPORT ? NULL : realloc(text, cap);
+			if (!p) {
+				err = cap > MERGE_MAX_REPORT ? -EFBIG : -ENOMEM;
+				goto out_close;
+			}
+			text = p;
+		}
+		n = fread(text + len, 1, cap - len, f);
+		len += n;
+	} while (n);
+	if (ferror(f))
+		err = -EIO;
+out_close:
+	fclose(f);
+	if (err) {
+		free(text);
+		return err;
+	}
+	*ret_text = text;
+	*ret_len = len;
+	return 0;
+}
+
+static int merge_file(struct merge *m, const char *path)
+{
+	char err[512], *text = NULL;
+	size_t len = 0;
+	int ret;
+
+	ret = read_report(path, &text, &len);
+	if (ret) {
+		fprintf(stderr, "capaudit merge: cannot read %s: %s\n", path, strerror(-ret));
+		return ret;
+	}
+	ret = merge__add(m, path, text, len, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "capaudit merge: %s\n", err);
+	free(text);
+	return ret;
 }
 
 int cmd_merge(int argc, char **argv)
 {
-	json_object *out, *by_key, *stacks, *kernel, *rows;
+	struct merge *m;
+	json_object *out;
 	int i, err = 0;
 
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -136,30 +298,15 @@ int cmd_merge(int argc, char **argv)
 			"Merge reports of capaudit report --json (from many hosts) into one.\n");
 		return argc < 2 ? 2 : 0;
 	}
-	by_key = json_object_new_object();
-	stacks = json_object_new_object();
-	kernel = json_object_new_object();
-	for (i = 1; i < argc && !err; i++)
-		err = merge_file(argv[i], by_key, stacks, kernel);
-	if (err) {
-		json_object_put(by_key);
-		json_object_put(stacks);
-		json_object_put(kernel);
+	m = merge__new();
+	if (!m)
 		return 1;
-	}
-	out = json_object_new_object();
-	rows = json_object_new_array();
-	json_object_object_foreach(by_key, key, row)
-	{
-		(void)key;
-		json_object_array_add(rows, json_object_get(row));
-	}
-	json_object_put(by_key);
-	json_object_object_add(out, "schema", json_object_new_string("capaudit-report"));
-	json_object_object_add(out, "version", json_object_new_int(1));
-	json_object_object_add(out, "rows", rows);
-	json_object_object_add(out, "stacks", stacks);
-	json_object_object_add(out, "kernel", kernel);
+	for (i = 1; i < argc && !err; i++)
+		err = merge_file(m, argv[i]);
+	out = err ? NULL : merge__report(m);
+	merge__free(m);
+	if (!out)
+		return 1;
 	puts(json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY |
 							 JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(out);

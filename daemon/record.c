@@ -59,17 +59,6 @@ struct recorder {
 	int flush_timer;
 };
 
-static enum check_audit audit_class(const struct capaudit_event *e)
-{
-	if (e->flags & CAPAUDIT_F_CRED_OTHER)
-		return CHECK_CRED_OTHER;
-	if (e->opts & CAPAUDIT_OPT_NOAUDIT)
-		return CHECK_NOAUDIT;
-	if (e->opts & CAPAUDIT_OPT_INSETID)
-		return CHECK_INSETID;
-	return CHECK_AUDITED;
-}
-
 /* The recorder's whole per-event path: no allocation for a known key. */
 static int handle_event(void *ctx, void *data, size_t size)
 {
@@ -94,7 +83,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 		.tid = e.tid,
 		.cap = e.cap,
 		.granted = events__granted(&e),
-		.audit = audit_class(&e),
+		.audit = events__audit_class(&e),
 		.stack_hash = si ? si->hash : 0,
 		.call_site = si ? si->call_site : "[unknown]",
 		.syscall = syscalls__describe(e.syscall_nr, sysbuf, sizeof(sysbuf)),

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -93,6 +94,31 @@ static void test_maint_people(void **state)
 	maintainers__free(m);
 }
 
+/* Found by fuzz_maintainers: a '[' at the end of an F: pattern was read past */
+static void test_maint_unterminated_class(void **state)
+{
+	char dir[] = "/tmp/test_scanmaint.XXXXXX", path[64], out[512];
+	struct maintainers *m;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/MAINTAINERS", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("OPEN CLASS\nM:\tA <a@example.org>\nF:\tkernel/cap[\n\n"
+	      "CAPS\nM:\tB <b@example.org>\nF:\tkernel/cap[a-z]*\n", f);
+	fclose(f);
+	assert_int_equal(maintainers__load(dir, &m, out, sizeof(out)), 0);
+	sections(m, "kernel/capability.c", out, sizeof(out));
+	assert_string_equal(out, "CAPS");
+	sections(m, "kernel/cap[", out, sizeof(out));
+	assert_string_equal(out, "");
+	maintainers__free(m);
+	unlink(path);
+	rmdir(dir);
+}
+
 static void test_maint_missing(void **state)
 {
 	struct maintainers *m;
@@ -108,6 +134,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_maint_order),
 		cmocka_unit_test(test_maint_people),
+		cmocka_unit_test(test_maint_unterminated_class),
 		cmocka_unit_test(test_maint_missing),
 	};
 
