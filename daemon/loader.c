@@ -185,16 +185,28 @@ static int probe_kernel(const struct loader_opts *opts, struct loader *l, __u32 
 	struct btf *btf;
 	int id;
 
-	btf = btf__load_vmlinux_btf();
+	btf = opts->btf_path ? btf__parse(opts->btf_path, NULL) : btf__load_vmlinux_btf();
+	if (!btf && opts->btf_path) {
+		fprintf(stderr, "capaudit: cannot read BTF from %s: %s: give a vmlinux with a "
+				".BTF section or a raw .btf file of the running kernel\n",
+			opts->btf_path, strerror(errno));
+		return -ENOENT;
+	}
 	if (!btf) {
 		fprintf(stderr, "capaudit: the kernel has no BTF (/sys/kernel/btf/vmlinux): "
-				"capaudit needs a kernel built with CONFIG_DEBUG_INFO_BTF=y\n");
+				"capaudit needs a kernel built with CONFIG_DEBUG_INFO_BTF=y, or "
+				"--btf FILE with this kernel's types\n");
 		return -ENOENT;
 	}
 	id = probe_arg4(btf, ret_arg4);
 	btf__free(btf);
 	if (id < 0)
 		return id;
+	if (opts->btf_path) {
+		/* a trampoline is attached by the running kernel's BTF id */
+		l->kprobe = true;
+		return 0;
+	}
 	switch (opts->attach) {
 	case LOADER_ATTACH_KPROBE:
 		l->kprobe = true;
@@ -286,6 +298,7 @@ static int load_and_attach(struct loader *l, const struct loader_opts *opts)
 
 int loader__start(const struct loader_opts *opts, struct loader **ret_loader)
 {
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .btf_custom_path = opts->btf_path);
 	struct loader *l;
 	__u32 arg4;
 	int err;
@@ -302,7 +315,7 @@ int loader__start(const struct loader_opts *opts, struct loader **ret_loader)
 	err = probe_kernel(opts, l, &arg4);
 	if (err)
 		goto out_free_loader;
-	l->skel = capaudit_bpf__open();
+	l->skel = capaudit_bpf__open_opts(&open_opts);
 	if (!l->skel) {
 		err = -errno;
 		fprintf(stderr, "capaudit: cannot open the BPF object: %s\n", strerror(errno));

@@ -27,6 +27,7 @@ enum {
 	OPT_KALLSYMS,
 	OPT_CGROUP_ROOT,
 	OPT_KPROBE,
+	OPT_BTF,
 };
 
 static const struct option long_opts[] = {
@@ -42,6 +43,7 @@ static const struct option long_opts[] = {
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "cgroup-root", required_argument, NULL, OPT_CGROUP_ROOT },
 	{ "kprobe", no_argument, NULL, OPT_KPROBE },
+	{ "btf", required_argument, NULL, OPT_BTF },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{},
@@ -66,6 +68,8 @@ static void usage(FILE *out)
 		"      --kallsyms FILE       kernel symbols (default /proc/kallsyms)\n"
 		"      --cgroup-root DIR     cgroup v2 mount (default /sys/fs/cgroup)\n"
 		"      --kprobe              kprobe + kretprobe even when fexit works\n"
+		"      --btf FILE            kernel types from FILE (a kernel without BTF;\n"
+		"                            implies --kprobe)\n"
 		"  -v, --verbose             libbpf debug output\n"
 		"  -h, --help                this text\n",
 		AGG_DEFAULT_MAX_KEYS, AGG_DEFAULT_MAX_STACKS);
@@ -131,6 +135,10 @@ static int set_opt(struct record_opts *o, int c, const char *arg)
 		return set_str(&o->kallsyms_path, arg);
 	case OPT_CGROUP_ROOT:
 		return set_str(&o->cgroup_root, arg);
+	case OPT_BTF:
+		err = set_str(&o->btf_path, arg);
+		o->loader.btf_path = o->btf_path;
+		return err;
 	case OPT_FLUSH:
 		err = parse_num("flush interval", arg, 1, 86400, &v);
 		o->flush_interval = v;
@@ -276,4 +284,5 @@ void record_opts__free(struct record_opts *o)
 	free(o->prometheus_dir);
 	free(o->kallsyms_path);
 	free(o->cgroup_root);
+	free(o->btf_path);
 }

@@ -20,6 +20,7 @@ struct record_opts {
 	char *prometheus_dir;	/* NULL: no textfile */
 	char *kallsyms_path;
 	char *cgroup_root;
+	char *btf_path;		/* NULL: the kernel's BTF (loader.btf_path) */
 	unsigned int flush_interval;	/* seconds */
 	unsigned int duration;		/* seconds, 0: until a signal */
 	__u32 max_keys;

@@ -26,6 +26,7 @@
 #include "evloop.h"
 #include "ksyms.h"
 #include "loader.h"
+#include "privs.h"
 #include "rbconsumer.h"
 #include "stacks.h"
 #include "syscalls.h"
@@ -62,6 +63,8 @@ static void usage(FILE *out)
 		"      --ringbuf-size N   ring buffer bytes (power of two, default 4194304)\n"
 		"      --kprobe           use kprobe + kretprobe even when fexit works\n"
 		"      --kallsyms FILE    kernel symbols (default /proc/kallsyms)\n"
+		"      --btf FILE         kernel types from FILE, not /sys/kernel/btf/vmlinux\n"
+		"                         (a kernel without BTF; implies --kprobe)\n"
 		"  -v, --verbose          libbpf debug output\n"
 		"  -h, --help             this text\n");
 }
@@ -82,7 +85,8 @@ static int parse_uint(const char *arg, const char *what, unsigned long max, unsi
 	return 0;
 }
 
-enum { OPT_CAPS = 256, OPT_DENIED, OPT_AUDIT, OPT_NOSTACK, OPT_RINGBUF, OPT_KPROBE, OPT_KALLSYMS };
+enum { OPT_CAPS = 256, OPT_DENIED, OPT_AUDIT, OPT_NOSTACK, OPT_RINGBUF, OPT_KPROBE, OPT_KALLSYMS,
+       OPT_BTF };
 
 static const struct option long_opts[] = {
 	{ "pid", required_argument, NULL, 'p' },
@@ -98,6 +102,7 @@ static const struct option long_opts[] = {
 	{ "ringbuf-size", required_argument, NULL, OPT_RINGBUF },
 	{ "kprobe", no_argument, NULL, OPT_KPROBE },
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "btf", required_argument, NULL, OPT_BTF },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{},
@@ -123,8 +128,12 @@ static int parse_opt(struct trace *t, int c, const char *arg)
 
 	switch (c) {
 	case 'p':
-		if (parse_uint(arg, "pid", INT_MAX, &v) || !v)
+		if (parse_uint(arg, "pid", INT_MAX, &v))
 			return -EINVAL;
+		if (!v) {
+			fprintf(stderr, "capaudit trace: invalid pid '0' (a process id, 1 or more)\n");
+			return -EINVAL;
+		}
 		t->lopts.tgid = v;
 		return 0;
 	case 'c':
@@ -154,8 +163,12 @@ static int parse_opt(struct trace *t, int c, const char *arg)
 		t->lopts.kernel_stack = false;
 		return 0;
 	case 'd':
-		if (parse_uint(arg, "duration", 365 * 86400, &v) || !v)
+		if (parse_uint(arg, "duration", 365 * 86400, &v))
 			return -EINVAL;
+		if (!v) {
+			fprintf(stderr, "capaudit trace: invalid duration '0' (seconds, 1 or more)\n");
+			return -EINVAL;
+		}
 		t->duration = v;
 		return 0;
 	case 'j':
@@ -168,6 +181,9 @@ static int parse_opt(struct trace *t, int c, const char *arg)
 		return 0;
 	case OPT_KALLSYMS:
 		t->kallsyms_path = arg;
+		return 0;
+	case OPT_BTF:
+		t->lopts.btf_path = arg;
 		return 0;
 	case 'v':
 		t->lopts.verbose = true;
@@ -346,6 +362,8 @@ static int run(struct trace *t)
 	if (err)
 		return err;
 	err = load_ksyms(t);
+	if (!err)
+		err = privs__drop_all("trace");
 	if (err)
 		goto out_free_loader;
 	t->stacks = stacks__new(t->loader, t->ksyms);
