@@ -187,9 +187,12 @@ static int probe_kernel(const struct loader_opts *opts, struct loader *l, __u32 
 
 	btf = opts->btf_path ? btf__parse(opts->btf_path, NULL) : btf__load_vmlinux_btf();
 	if (!btf && opts->btf_path) {
+		char why[128];
+
+		libbpf_strerror(errno, why, sizeof(why));
 		fprintf(stderr, "capaudit: cannot read BTF from %s: %s: give a vmlinux with a "
 				".BTF section or a raw .btf file of the running kernel\n",
-			opts->btf_path, strerror(errno));
+			opts->btf_path, why);
 		return -ENOENT;
 	}
 	if (!btf) {
@@ -387,19 +390,27 @@ int loader__read_counters(const struct loader *l, __u64 *ret_counts)
 	return 0;
 }
 
+void loader__format_summary(const __u64 *cnt, __u64 delivered, const char *extra, char *buf,
+			    size_t size)
+{
+	snprintf(buf, size,
+		 "capaudit: %llu checks seen in the kernel, %llu delivered, %llu lost "
+		 "(ring buffer full: %llu); %llu without a stack; %llu entry/exit mismatches%s",
+		 (unsigned long long)cnt[CAPAUDIT_CNT_SEEN], (unsigned long long)delivered,
+		 (unsigned long long)cnt[CAPAUDIT_CNT_LOST_RINGBUF],
+		 (unsigned long long)cnt[CAPAUDIT_CNT_LOST_RINGBUF],
+		 (unsigned long long)cnt[CAPAUDIT_CNT_LOST_STACK],
+		 (unsigned long long)cnt[CAPAUDIT_CNT_MISMATCH], extra);
+}
+
 void loader__print_summary(const struct loader *l, __u64 delivered, const char *extra)
 {
 	__u64 cnt[CAPAUDIT_CNT_NR] = {};
+	char line[512];
 
 	loader__read_counters(l, cnt);
-	fprintf(stderr,
-		"capaudit: %llu checks seen in the kernel, %llu delivered, %llu lost "
-		"(ring buffer full: %llu); %llu without a stack; %llu entry/exit mismatches%s\n",
-		(unsigned long long)cnt[CAPAUDIT_CNT_SEEN], (unsigned long long)delivered,
-		(unsigned long long)cnt[CAPAUDIT_CNT_LOST_RINGBUF],
-		(unsigned long long)cnt[CAPAUDIT_CNT_LOST_RINGBUF],
-		(unsigned long long)cnt[CAPAUDIT_CNT_LOST_STACK],
-		(unsigned long long)cnt[CAPAUDIT_CNT_MISMATCH], extra);
+	loader__format_summary(cnt, delivered, extra, line, sizeof(line));
+	fprintf(stderr, "%s\n", line);
 }
 
 int loader__read_stack(const struct loader *l, __u32 stack_id, __u64 *ips)

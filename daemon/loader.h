@@ -4,6 +4,7 @@
 #define CAPAUDIT_LOADER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <linux/types.h>
 #include "capaudit.h"
 
@@ -47,6 +48,9 @@ int loader__read_counters(const struct loader *loader, __u64 *ret_counts);
  * delivered, and lost by cause (extra: "; N in overflow rows" or "").
  */
 void loader__print_summary(const struct loader *loader, __u64 delivered, const char *extra);
+/* The same line (no newline) from counters read already, into buf */
+void loader__format_summary(const __u64 *counts, __u64 delivered, const char *extra, char *buf,
+			    size_t size);
 /* Reads a stack from the stack map: frames into ips, returns their number or -errno. */
 int loader__read_stack(const struct loader *loader, __u32 stack_id, __u64 *ips);
 

@@ -12,6 +12,7 @@
  * for the next one: nothing is dropped, the log says why.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -32,7 +33,9 @@
 #include "evloop.h"
 #include "fallback.h"
 #include "ksyms.h"
+#include "daemonlog.h"
 #include "loader.h"
+#include "privs.h"
 #include "promfile.h"
 #include "rbconsumer.h"
 #include "recordopts.h"
@@ -95,6 +98,21 @@ static int handle_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/* A store event: CAPAUDIT_STORE= and, for an error, ERRNO= */
+static void __attribute__((format(printf, 5, 6)))
+log_store(const struct recorder *r, int prio, const char *event, int err, const char *fmt, ...)
+{
+	struct daemonlog_field f[] = { { "CAPAUDIT_STORE", r->o.store_path }, { "ERRNO", NULL } };
+	char errno_buf[16];
+	va_list ap;
+
+	snprintf(errno_buf, sizeof(errno_buf), "%d", -err);
+	f[1].value = errno_buf;
+	va_start(ap, fmt);
+	daemonlog__vevent(prio, event, f, err ? 2 : 1, fmt, ap);
+	va_end(ap);
+}
+
 static int flush(struct recorder *r)
 {
 	__u64 cnt[CAPAUDIT_CNT_NR] = {};
@@ -104,15 +122,17 @@ static int flush(struct recorder *r)
 	err = store__flush(r->store, r->agg, cnt, r->fallback);
 	if (err) {
 		if (err != r->flush_errno)
-			fprintf(stderr, "capaudit: cannot write the store %s: %s: counts stay in "
-					"memory and the next flush retries%s\n",
-				r->o.store_path, strerror(-err),
-				err == -ENOSPC ? " (free space in its file system)" : "");
+			log_store(r, LOG_ERR, "store_error", err,
+				  "capaudit: cannot write the store %s: %s: counts stay in memory "
+				  "and the next flush retries%s",
+				  r->o.store_path, strerror(-err),
+				  err == -ENOSPC ? " (free space in its file system)" : "");
 		r->flush_errno = err;
 		return err;
 	}
 	if (r->flush_errno)
-		fprintf(stderr, "capaudit: the store %s is written again\n", r->o.store_path);
+		log_store(r, LOG_NOTICE, "store_ok", 0, "capaudit: the store %s is written again",
+			  r->o.store_path);
 	r->flush_errno = 0;
 	agg__reset_deltas(r->agg);
 	if (r->o.prometheus_dir) {
@@ -149,15 +169,18 @@ static void reload(struct recorder *r)
 	struct record_opts o = r->o;
 
 	if (record_opts__reload(&o)) {
-		fprintf(stderr, "capaudit: reload: keeping the previous configuration\n");
+		daemonlog__event(LOG_WARNING, "reload_refused", NULL, 0,
+				 "capaudit: reload: keeping the previous configuration");
 		return;
 	}
 	r->o.flush_interval = o.flush_interval;
 	r->o.rules_path = o.rules_path;
 	if (load_rules(r))
-		fprintf(stderr, "capaudit: reload: keeping the previous rules\n");
+		daemonlog__event(LOG_WARNING, "rules_refused", NULL, 0,
+				 "capaudit: reload: keeping the previous rules");
 	evloop__arm(r->flush_timer, r->o.flush_interval, true);
-	fprintf(stderr, "capaudit: configuration and rules reloaded\n");
+	daemonlog__event(LOG_INFO, "reloaded", NULL, 0,
+			 "capaudit: configuration and rules reloaded");
 	sd_notify(0, "READY=1");
 }
 
@@ -227,7 +250,8 @@ static int event_loop(struct recorder *r, struct rbconsumer *rb)
 /* The last records, then the last flush: a clean stop loses nothing. */
 static int drain_and_flush(struct recorder *r, struct rbconsumer *rb)
 {
-	char extra[64];
+	__u64 cnt[CAPAUDIT_CNT_NR] = {};
+	char extra[64], line[512], nums[4][24];
 	int err;
 
 	loader__detach(r->loader);
@@ -235,7 +259,19 @@ static int drain_and_flush(struct recorder *r, struct rbconsumer *rb)
 	err = flush(r);
 	snprintf(extra, sizeof(extra), "; %llu in overflow rows",
 		 (unsigned long long)agg__overflow(r->agg));
-	loader__print_summary(r->loader, r->delivered, extra);
+	loader__read_counters(r->loader, cnt);
+	loader__format_summary(cnt, r->delivered, extra, line, sizeof(line));
+	snprintf(nums[0], sizeof(nums[0]), "%llu", (unsigned long long)cnt[CAPAUDIT_CNT_SEEN]);
+	snprintf(nums[1], sizeof(nums[1]), "%llu", (unsigned long long)r->delivered);
+	snprintf(nums[2], sizeof(nums[2]), "%llu",
+		 (unsigned long long)cnt[CAPAUDIT_CNT_LOST_RINGBUF]);
+	snprintf(nums[3], sizeof(nums[3]), "%llu", (unsigned long long)agg__overflow(r->agg));
+	daemonlog__event(LOG_INFO, "stopped",
+			 (const struct daemonlog_field[]){ { "CAPAUDIT_SEEN", nums[0] },
+							   { "CAPAUDIT_DELIVERED", nums[1] },
+							   { "CAPAUDIT_LOST", nums[2] },
+							   { "CAPAUDIT_OVERFLOW", nums[3] } },
+			 4, "%s", line);
 	return err;
 }
 
@@ -298,6 +334,8 @@ static int run(struct recorder *r)
 		err = loader__start(&r->o.loader, &r->loader);
 	if (!err)
 		err = load_ksyms(r);
+	if (!err)
+		err = privs__drop_all("record");
 	if (err)
 		goto out_free;
 	r->stacks = stacks__new(r->loader, r->ksyms);
@@ -306,8 +344,12 @@ static int run(struct recorder *r)
 		err = -ENOMEM;
 		goto out_free;
 	}
-	fprintf(stderr, "capaudit: attached to cap_capable (%s), recording into %s\n",
-		loader__attach_name(r->loader), r->o.store_path);
+	daemonlog__event(LOG_INFO, "attached",
+			 (const struct daemonlog_field[]){
+				 { "CAPAUDIT_ATTACH", loader__attach_name(r->loader) },
+				 { "CAPAUDIT_STORE", r->o.store_path } },
+			 2, "capaudit: attached to cap_capable (%s), recording into %s",
+			 loader__attach_name(r->loader), r->o.store_path);
 	sd_notify(0, "READY=1\nSTATUS=attached, recording");
 	err = event_loop(r, rb);
 	err = drain_and_flush(r, rb) ?: err;

@@ -320,6 +320,59 @@ static int set_modes(sqlite3 *db)
 	return exec(db, "PRAGMA synchronous = FULL");
 }
 
+/* "file:/a%3Fb?immutable=1": the path with URI specials escaped */
+static int immutable_uri(const char *path, char *buf, size_t size)
+{
+	size_t o = 0;
+	int n;
+
+	n = snprintf(buf, size, "file:");
+	o = n;
+	for (; *path && o + 4 < size; path++) {
+		if (strchr("?#%", *path))
+			o += snprintf(buf + o, size - o, "%%%02X", (unsigned char)*path);
+		else
+			buf[o++] = *path;
+	}
+	if (*path || o + sizeof("?immutable=1") > size)
+		return -ENAMETOOLONG;
+	memcpy(buf + o, "?immutable=1", sizeof("?immutable=1"));
+	return 0;
+}
+
+/*
+ * A read-only connection that needs no write access to the store's
+ * directory: when SQLite cannot create the WAL index (-shm) there and no
+ * -wal file exists (no writer is running, or the last one ended cleanly),
+ * the file is read as immutable.
+ */
+static int open_readonly(const char *path, sqlite3 **ret_db)
+{
+	char wal[4096], uri[8192];
+	sqlite3 *db = NULL;
+	__s64 v;
+	int rc, err;
+
+	rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+	err = rc == SQLITE_OK ? 0 : sqlite_errno(db, rc);
+	if (!err) {
+		sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
+		err = query_int(db, "PRAGMA schema_version", &v);
+	}
+	if (!err || (err != -EROFS && err != -EACCES) ||
+	    snprintf(wal, sizeof(wal), "%s-wal", path) >= (int)sizeof(wal) || !access(wal, F_OK) ||
+	    immutable_uri(path, uri, sizeof(uri))) {
+		*ret_db = db;
+		return err;
+	}
+	sqlite3_close_v2(db);
+	db = NULL;
+	rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI,
+			     NULL);
+	*ret_db = db;
+	return rc == SQLITE_OK ? 0 : sqlite_errno(db, rc);
+}
+
 /*
  * What the file holds, asked on a read-only connection that neither rolls
  * back a hot journal nor checkpoints a WAL on close: a file refused is left
@@ -328,16 +381,13 @@ static int set_modes(sqlite3 *db)
 static int probe_schema(const char *path, bool *ret_empty)
 {
 	sqlite3 *db = NULL;
-	int rc, err;
+	int err;
 
-	rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
-	err = rc == SQLITE_OK ? 0 : sqlite_errno(db, rc);
-	if (!err) {
-		sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
+	err = open_readonly(path, &db);
+	if (!err && sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL) != SQLITE_OK)
+		err = -EIO;
+	if (!err)
 		err = check_schema(db, ret_empty);
-	}
 	sqlite3_close_v2(db);
 	return err;
 }
@@ -355,6 +405,14 @@ static int open_db(struct store *s, const char *path, bool create)
 	rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK)
 		return sqlite_errno(s->db, rc);
+	/* a file this user may only read: as the probe read it */
+	if (sqlite3_db_readonly(s->db, "main") == 1) {
+		sqlite3_close_v2(s->db);
+		s->db = NULL;
+		err = open_readonly(path, &s->db);
+		if (err)
+			return err;
+	}
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
 	if (empty) {

@@ -572,6 +572,54 @@ static void test_overflow_stored(void **state)
 	agg__free(agg);
 }
 
+/*
+ * A reader who may only read the store, in a directory it cannot write
+ * (where SQLite cannot make the WAL index): it still reads every count, and
+ * leaves no file behind.  Needs root to become another user; skipped else.
+ */
+static void test_read_only_reader(void **state)
+{
+	struct fixture *fx = *state;
+	struct check c = mk(T0, 21, 1, "do_mount", "mount", "m", 0);
+	char state_dir[128];
+	struct agg *agg;
+	struct store *st;
+	int status;
+	pid_t pid;
+
+	if (geteuid())
+		skip();
+	agg = agg__new(NULL);
+	st = open_ok(fx->path, true);
+	add_n(agg, &c, 7);
+	assert_int_equal(store__flush(st, agg, NULL, NULL), 0);
+	store__close(st);
+	agg__free(agg);
+	assert_false(exists("%s-wal", fx->path));
+	snprintf(state_dir, sizeof(state_dir), "%s/state", fx->dir);
+	assert_int_equal(chmod(fx->dir, 0755), 0);
+	assert_int_equal(chmod(state_dir, 0755), 0);
+	assert_int_equal(chmod(fx->path, 0644), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rows r;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(2);
+		if (store__open(fx->path, false, &st))
+			_exit(3);
+		read_rows(st, NULL, &r);
+		store__close(st);
+		_exit(r.nr == 1 && r.row[0].count == 7 ? 0 : 4);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_false(exists("%s-wal", fx->path));
+	assert_false(exists("%s-shm", fx->path));
+}
+
 /* A recorder killed with a WAL not checkpointed: the next open reads its
  * committed flushes through the WAL, and the file is sound */
 static void test_reopen_after_kill(void **state)
@@ -689,6 +737,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_overflow_stored, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fallbacks_persist, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reopen_after_kill, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_only_reader, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
