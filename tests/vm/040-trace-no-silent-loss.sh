@@ -4,17 +4,7 @@
 . "$REPO/tests/vm/lib/trace.sh"
 N=${CAPSTORM_N:-100000}
 T=$(mktemp -d)
-mkfifo "$T/go"
-"$REPO/build/progs/capstorm" --wait "$N" <"$T/go" >"$T/storm" &
-STORM=$!
-exec 3>"$T/go"
-until grep -q pid "$T/storm"; do sleep 0.1; done
-trace_start "$T/out" --json -p "$STORM" --caps CAP_SYS_ADMIN || exit 1
-echo go >&3
-exec 3>&-
-wait "$STORM" || { cat "$T/storm" >&2; exit 1; }
-trace_stop || exit 1
-cat "$T/storm" "$T/out.err"
+trace_storm "$N" --caps CAP_SYS_ADMIN || exit 1
 got=$(grep -c '"syscall":"sethostname"' "$T/out")
 seen=$(trace_summary seen)
 delivered=$(trace_summary delivered)

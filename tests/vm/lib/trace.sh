@@ -47,3 +47,22 @@ if not ok:
 sys.exit(0 if ok else 1)
 PY
 }
+
+# trace_storm N [TRACE OPTIONS...]: capstorm makes N sethostname checks once
+# `capaudit trace -p ITS_PID --json OPTIONS` is attached to it; trace stopped
+# after it.  Output in $T/out (trace) and $T/storm (capstorm's own lines).
+trace_storm() {
+	local n=$1
+	shift
+	mkfifo "$T/go"
+	"$REPO/build/progs/capstorm" --wait "$n" <"$T/go" >"$T/storm" &
+	STORM=$!
+	exec 3>"$T/go"
+	until grep -q pid "$T/storm"; do sleep 0.1; done
+	trace_start "$T/out" --json -p "$STORM" "$@" || return 1
+	echo go >&3
+	exec 3>&-
+	wait "$STORM" || { cat "$T/storm" >&2; return 1; }
+	trace_stop || return 1
+	cat "$T/storm" "$T/out.err"
+}
