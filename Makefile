@@ -34,7 +34,9 @@ UNIT_SRCS   := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS   := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 HOST_TESTS  := $(sort $(wildcard tests/host/[0-9]*.sh))
 PROG_SRCS   := $(sort $(wildcard tests/progs/*.c))
-PROG_BINS   := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(PROG_SRCS))
+BENCH_SRCS  := $(sort $(wildcard tests/bench/*.c))
+PROG_BINS   := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(PROG_SRCS)) \
+	       $(patsubst tests/bench/%.c,$(BUILD)/progs/%,$(BENCH_SRCS))
 DEPS_STAMP  := $(BUILD)/.deps
 
 # The same unit tests built with clang under AddressSanitizer + UBSan
@@ -93,6 +95,10 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libcapaudit.a
 $(BUILD)/progs/%: tests/progs/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $< -o $@ -lcap -lpthread
+
+$(BUILD)/progs/%: tests/bench/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $< -o $@ -lpthread
 
 progs: $(PROG_BINS)
 
