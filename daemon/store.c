@@ -83,6 +83,9 @@ struct store {
 /* An SQLite result code as a negative errno */
 static int sqlite_errno(sqlite3 *db, int rc)
 {
+	/* shorter than its header says: truncated, or not SQLite's at all */
+	if (rc == SQLITE_IOERR_SHORT_READ)
+		return -EBADMSG;
 	switch (rc & 0xff) {
 	case SQLITE_OK:
 	case SQLITE_DONE:
@@ -110,6 +113,9 @@ static int sqlite_errno(sqlite3 *db, int rc)
 		return -EINVAL;
 	case SQLITE_CANTOPEN:
 		return db && sqlite3_system_errno(db) ? -sqlite3_system_errno(db) : -EACCES;
+	case SQLITE_ERROR:
+		/* our own statements refused: "unsupported file format" in the header */
+		return db && strstr(sqlite3_errmsg(db), "file format") ? -EBADMSG : -EIO;
 	default:
 		return -EIO;
 	}
@@ -341,36 +347,34 @@ static int immutable_uri(const char *path, char *buf, size_t size)
 }
 
 /*
- * A read-only connection that needs no write access to the store's
- * directory: when SQLite cannot create the WAL index (-shm) there and no
- * -wal file exists (no writer is running, or the last one ended cleanly),
- * the file is read as immutable.
+ * A read-only connection that creates nothing: when no -wal file exists (no
+ * writer is running, or the last one ended cleanly), the file is read as
+ * immutable, since SQLite would otherwise create the -wal and -shm files of a
+ * file whose header says WAL, even on a read-only connection (and cannot in
+ * a directory this user may not write).  With a -wal file, an ordinary
+ * read-only connection reads what the writer committed.
  */
 static int open_readonly(const char *path, sqlite3 **ret_db)
 {
+	const int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX;
 	char wal[4096], uri[8192];
-	sqlite3 *db = NULL;
-	__s64 v;
-	int rc, err;
+	int rc;
 
-	rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
-	err = rc == SQLITE_OK ? 0 : sqlite_errno(db, rc);
-	if (!err) {
-		sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
-		err = query_int(db, "PRAGMA schema_version", &v);
+	*ret_db = NULL;
+	if (snprintf(wal, sizeof(wal), "%s-wal", path) >= (int)sizeof(wal))
+		return -ENAMETOOLONG;
+	if (access(wal, F_OK) && errno == ENOENT) {
+		if (immutable_uri(path, uri, sizeof(uri)))
+			return -ENAMETOOLONG;
+		rc = sqlite3_open_v2(uri, ret_db, flags | SQLITE_OPEN_URI, NULL);
+	} else {
+		rc = sqlite3_open_v2(path, ret_db, flags, NULL);
 	}
-	if (!err || (err != -EROFS && err != -EACCES) ||
-	    snprintf(wal, sizeof(wal), "%s-wal", path) >= (int)sizeof(wal) || !access(wal, F_OK) ||
-	    immutable_uri(path, uri, sizeof(uri))) {
-		*ret_db = db;
-		return err;
-	}
-	sqlite3_close_v2(db);
-	db = NULL;
-	rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI,
-			     NULL);
-	*ret_db = db;
-	return rc == SQLITE_OK ? 0 : sqlite_errno(db, rc);
+	if (rc != SQLITE_OK)
+		return sqlite_errno(*ret_db, rc);
+	sqlite3_extended_result_codes(*ret_db, 1);
+	sqlite3_busy_timeout(*ret_db, BUSY_TIMEOUT_MS);
+	return 0;
 }
 
 /*

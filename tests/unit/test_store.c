@@ -325,6 +325,18 @@ static void test_garbage_refused(void **state)
 	memcpy(garbage, "SQLite format 3", 16);
 	write_file(path, garbage, sizeof(garbage));
 	assert_refused(path, -EBADMSG);
+	/* a header that says WAL mode over garbage pages: SQLite would create a
+	 * -wal file beside it, even read-only (found by 160-fault-store.sh) */
+	garbage[16] = 0x10;	/* page size 4096 */
+	garbage[17] = 0;
+	garbage[18] = 2;	/* write and read versions 2: WAL */
+	garbage[19] = 2;
+	garbage[21] = 64;
+	garbage[22] = 32;
+	garbage[23] = 32;
+	write_file(path, garbage, sizeof(garbage));
+	assert_refused(path, -EBADMSG);
+	assert_false(exists("%s-shm", path));
 	/* a directory */
 	snprintf(path, sizeof(path), "%s", fx->dir);
 	{

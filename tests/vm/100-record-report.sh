@@ -68,3 +68,13 @@ grep -q 'keeping the previous rules' "$RECORD_LOG" || { cat "$RECORD_LOG"; exit 
 kill -0 "$RECORD_PID" || { echo "record died on a bad reload"; exit 1; }
 record_stop TERM
 [ "$RECORD_RC" = 0 ] || { cat "$RECORD_LOG"; exit 1; }
+# no raw kernel address in any report form nor in the Prometheus file
+for form in "" --json --csv --folded; do
+	"$CAPAUDIT" report --store "$DB" $form >"$T/form"
+	if grep -Eq 'ffffffff[0-9a-f]{8}' "$T/form"; then echo "raw kernel address in report $form"; exit 1; fi
+done
+"$CAPAUDIT" profile --store "$DB" storm.service >"$T/form"
+"$CAPAUDIT" advise --store "$DB" --json >>"$T/form"
+if grep -Eq 'ffffffff[0-9a-f]{8}' "$T/form" "$T/prom/capaudit.prom"; then
+	echo "raw kernel address in profile, advise or the Prometheus file"; exit 1
+fi

@@ -11,9 +11,12 @@ record_start() {
 	shift
 	"$CAPAUDIT" record --store "$RECORD_STORE" "$@" 2>"$RECORD_LOG" &
 	RECORD_PID=$!
-	for _ in $(seq 1 300); do
+	for _poll in $(seq 1 300); do
 		grep -q '^capaudit: attached' "$RECORD_LOG" && return 0
 		kill -0 "$RECORD_PID" 2>/dev/null || break
+		# slow: where is it?  (once, for the log of a failure)
+		[ "$_poll" != 100 ] || { echo "record not attached after 100 polls; its kernel stack:" >&2
+			cat "/proc/$RECORD_PID/stack" >&2; }
 		sleep 0.1
 	done
 	echo "record did not attach:" >&2
