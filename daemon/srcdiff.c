@@ -457,6 +457,31 @@ static int scan_side(struct srcscan *s, const char *path, struct textbuf *b, con
 	return srcscan__hunk(s, path, b->s, b->len, function[0] ? function : NULL, first_line);
 }
 
+/*
+ * "@@ -OLD[,N] +NEW[,N] @@": all of it, up to the closing "@@" (sscanf
+ * alone counts a header cut after its last number as good).  A start of 0
+ * is a side with no line (a new or a deleted file): its count must be 0.
+ */
+static int hunk_header(const char *spec, unsigned int *old_start, unsigned int *old_count,
+		       unsigned int *new_start, unsigned int *new_count)
+{
+	unsigned int os, oc = 1, ns, nc = 1;
+	int e1 = 0, e2 = 0, e3 = 0, e4 = 0;
+
+	if (!(sscanf(spec, "@@ -%u,%u +%u,%u @@%n", &os, &oc, &ns, &nc, &e1) == 4 && e1) &&
+	    !(oc = 1, nc = 1, sscanf(spec, "@@ -%u +%u,%u @@%n", &os, &ns, &nc, &e2) == 3 && e2) &&
+	    !(oc = 1, nc = 1, sscanf(spec, "@@ -%u,%u +%u @@%n", &os, &oc, &ns, &e3) == 3 && e3) &&
+	    !(oc = 1, nc = 1, sscanf(spec, "@@ -%u +%u @@%n", &os, &ns, &e4) == 2 && e4))
+		return -EBADMSG;
+	if ((!os && oc) || (!ns && nc))
+		return -EBADMSG;
+	*old_start = os;
+	*old_count = oc;
+	*new_start = ns;
+	*new_count = nc;
+	return 0;
+}
+
 static int patch__hunk(struct patch *pt, const char *line, size_t len)
 {
 	unsigned int old_start, old_count = 1, new_start, new_count = 1, old_line, new_line;
@@ -466,10 +491,7 @@ static int patch__hunk(struct patch *pt, const char *line, size_t len)
 	int ret = 0;
 
 	snprintf(spec, sizeof(spec), "%.*s", (int)(len < 63 ? len : 63), line);
-	if (sscanf(spec, "@@ -%u,%u +%u,%u @@", &old_start, &old_count, &new_start, &new_count) != 4 &&
-	    sscanf(spec, "@@ -%u +%u,%u @@", &old_start, &new_start, &new_count) != 3 &&
-	    sscanf(spec, "@@ -%u,%u +%u @@", &old_start, &old_count, &new_start) != 3 &&
-	    sscanf(spec, "@@ -%u +%u @@", &old_start, &new_start) != 2)
+	if (hunk_header(spec, &old_start, &old_count, &new_start, &new_count))
 		return -EBADMSG;
 	hunk_function(line, len, function, sizeof(function));
 	old_line = old_start;

@@ -149,6 +149,11 @@ static void test_diff_patch_errors(void **state)
 	assert_int_equal(srcdiff__patch(fixture_path("scan", "malformed.diff"), defs, 0, &d, err,
 					sizeof(err)), -EBADMSG);
 	assert_non_null(strstr(err, "malformed.diff:5: not a unified diff"));
+	/* found by fuzz_patch: a hunk header cut after "+0" was taken for one
+	 * whose new side starts at line 0, and a '+' line got line 0 */
+	assert_int_equal(srcdiff__patch(fixture_path("scan", "bad-hunk.diff"), defs, 0, &d, err,
+					sizeof(err)), -EBADMSG);
+	assert_non_null(strstr(err, "bad-hunk.diff:4:"));
 	assert_int_equal(srcdiff__patch(fixture_path("scan", "none.diff"), defs, 0, &d, err,
 					sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "none.diff: No such file or directory"));
