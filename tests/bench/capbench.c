@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * capbench.c: the benchmark workload of `make bench`: N capability checks
+ * capbench.c: the benchmark workload (and, built as capstorm, the guest
+ * tests' burst of checks): N capability checks
  * through cheap system calls, from T threads, and the rate they ran at.
  *
  *   capbench [--threads T] [--sites LIST] [--wait] N
@@ -124,7 +125,7 @@ int main(int argc, char **argv)
 		return perror("uname"), 1;
 	per_thread = n / threads;
 	n = per_thread * threads;
-	printf("capbench: pid %d\n", getpid());
+	printf("%s: pid %d\n", program_invocation_short_name, getpid());
 	fflush(stdout);
 	if (wait && !fgets(line, sizeof(line), stdin))
 		return 1;
@@ -136,9 +137,10 @@ int main(int argc, char **argv)
 		total_failed += failed[i];
 	}
 	t1 = now();
-	printf("capbench: %lu checks %d threads %.3f s %.0f checks/s %.1f ns/check\n", n, threads,
+	printf("%s: %lu checks %d threads %.3f s %.0f checks/s %.1f ns/check\n",
+	       program_invocation_short_name, n, threads,
 	       t1 - t0, n / (t1 - t0), (t1 - t0) * 1e9 / n * threads);
 	if (total_failed)
-		fprintf(stderr, "capbench: %lu calls failed\n", total_failed);
+		fprintf(stderr, "%s: %lu calls failed\n", program_invocation_short_name, total_failed);
 	return total_failed ? 1 : 0;
 }
