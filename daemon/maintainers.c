@@ -11,6 +11,7 @@
  * get_maintainer.pl does unless asked for its "chief penguins".
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <regex.h>
 #include <stdio.h>
@@ -176,6 +177,50 @@ static int entry_matches(const struct entry *e, const char *file, int file_slash
 	return e->is_dir || e->slashes == file_slashes;
 }
 
+/*
+ * A quantifier on a quantifier ("a+++", "(a*)*{9}") or a count above 255
+ * makes glibc's regcomp() copy the expression tree again and again: a
+ * MAINTAINERS line of 60 bytes took a gigabyte (found by fuzz_maintainers).
+ * MAINTAINERS has neither; such a regex is left out like a Perl-only one.
+ */
+static bool regex_too_costly(const char *p)
+{
+	bool after_quantifier = false;
+	unsigned long n;
+	char *end;
+
+	for (; *p; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+			after_quantifier = false;
+		} else if (*p == '[') {
+			p += p[1] == '^' ? 2 : 1;
+			p += *p == ']';
+			while (*p && *p != ']')
+				p++;
+			if (!*p)
+				return false;
+			after_quantifier = false;
+		} else if (strchr("*+?{", *p)) {
+			if (after_quantifier)
+				return true;
+			if (*p == '{') {
+				do {
+					n = strtoul(p + 1, &end, 10);
+					if (n > 255)
+						return true;
+					p = end;
+				} while (*p == ',');
+				p -= *p != '}';	/* not a count: regcomp() judges */
+			}
+			after_quantifier = true;
+		} else {
+			after_quantifier = *p == ')' && after_quantifier;
+		}
+	}
+	return false;
+}
+
 /* Perl's /x and a few Perl-only forms, for POSIX extended regexes. */
 static int compile_perl(regex_t *re, const char *value, size_t len)
 {
@@ -203,6 +248,8 @@ static int compile_perl(regex_t *re, const char *value, size_t len)
 		}
 	}
 	buf[o] = '\0';
+	if (regex_too_costly(buf))
+		return -EINVAL;
 	return regcomp(re, buf, flags) ? -EINVAL : 0;
 }
 
