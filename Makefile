@@ -38,7 +38,8 @@ BENCH_SRCS  := $(sort $(wildcard tests/bench/*.c))
 # capstorm, the guest tests' burst of sethostname checks, is capbench under
 # the name the tests look for in comm and workload names.
 PROG_BINS   := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(PROG_SRCS)) \
-	       $(patsubst tests/bench/%.c,$(BUILD)/progs/%,$(BENCH_SRCS)) $(BUILD)/progs/capstorm
+	       $(patsubst tests/bench/%.c,$(BUILD)/progs/%,$(BENCH_SRCS)) $(BUILD)/progs/capstorm \
+	       $(BUILD)/progs/floor
 DEPS_STAMP  := $(BUILD)/.deps
 
 # The same unit tests built with clang under AddressSanitizer + UBSan
@@ -46,7 +47,7 @@ ASAN_BUILD  := $(BUILD)/asan
 ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 ASAN_BINS   := $(patsubst tests/unit/%.c,$(ASAN_BUILD)/tests/%,$(UNIT_SRCS))
 
-.PHONY: all vmlinux-h asan-bins progs deps kernel demo test check vmtest checkpatch clean install uninstall lint
+.PHONY: all vmlinux-h asan-bins progs deps kernel demo test check vmtest bench checkpatch clean install uninstall lint
 
 all: $(BUILD)/capaudit
 
@@ -106,6 +107,17 @@ $(BUILD)/progs/capstorm: tests/bench/capbench.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $< -o $@ -lpthread
 
+# The benchmark's floors (tests/bench/floor): a BPF object, its skeleton, a loader
+$(BUILD)/floor.bpf.o: tests/bench/floor/floor.bpf.c $(BUILD)/vmlinux.h | $(DEPS_STAMP)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/floor.skel.h: $(BUILD)/floor.bpf.o
+	$(BPFTOOL) gen skeleton $< name floor_bpf > $@
+
+$(BUILD)/progs/floor: tests/bench/floor/floor.c $(BUILD)/floor.skel.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $< $(LDLIBS) -o $@
+
 progs: $(PROG_BINS)
 
 asan-bins:
@@ -125,6 +137,10 @@ demo: $(BUILD)/capaudit $(PROG_BINS) kernel
 
 test: $(BUILD)/capaudit $(UNIT_BINS) asan-bins fuzz-bins $(PROG_BINS) kernel
 	@tests/run --unit $(UNIT_BINS) $(ASAN_BINS) --scripts tests/build-kernel/run.sh $(HOST_TESTS) --vm
+
+# Figures, not a test: the per-check cost in the guest and the scan, into docs/benchmarks.md
+bench: $(BUILD)/capaudit $(PROG_BINS) kernel
+	@scripts/bench
 
 checkpatch: | $(DEPS_STAMP)
 	@scripts/checkpatch

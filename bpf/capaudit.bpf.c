@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * capaudit.bpf.c: one record per capability check, sent over a ring buffer.
+ * capaudit.bpf.c: every capability check, counted in the kernel by key or
+ * sent as one ring-buffer record (targ_mode, bpf/capaudit.h says which).
  *
  * The check is cap_capable(cred, targ_ns, cap, opts); its return value is the
  * verdict.  fexit sees both the arguments and the return value, so one
@@ -12,6 +13,12 @@
  * Nothing is lost silently: every check that passes the filters is counted
  * in "counters" (CAPAUDIT_CNT_SEEN), and every record not delivered, or
  * delivered without its stack, is counted under its cause.
+ *
+ * Counting (record's default): the ring buffer carries one record per new
+ * key, and the stack is unwound only then, for a new fingerprint, every
+ * targ_sample_every-th check of a key, and for fingerprints the daemon could
+ * not resolve; every other check costs two hash look-ups and one read of a
+ * stack slot.  bpf/capaudit.h explains the fingerprint.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -33,6 +40,9 @@ const volatile __u32 targ_audit_only = 0;
 const volatile __u32 targ_kernel_stack = 1;
 const volatile __u32 targ_user_stack = 0;
 const volatile __u32 targ_arg4 = CAPAUDIT_ARG4_OPTS;
+const volatile __u32 targ_mode = CAPAUDIT_MODE_EACH;
+const volatile __u32 targ_sample_every = CAPAUDIT_SAMPLE_EVERY;	/* power of two */
+const volatile __u64 targ_thread_size = 16384;	/* THREAD_SIZE, set by the loader */
 
 /*
  * kprobe fallback: the loader sets this (CLOCK_MONOTONIC ns) once both the
@@ -61,6 +71,32 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } counters SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, CAPAUDIT_COUNT_KEYS);
+	__type(key, struct capaudit_key);
+	__type(value, __u64);
+} counts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CAPAUDIT_SITE_ENTRIES);
+	__type(key, struct capaudit_fp);
+	__type(value, struct capaudit_site);
+} sites SEC(".maps");
+
+/* the address of a BPF stack slot, stored and read back as a number */
+struct scratch {
+	__u64 sp;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct scratch);
+} scratch SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
@@ -144,6 +180,180 @@ static __always_inline __u64 syscall_nr(struct task_struct *task)
 	return BPF_CORE_READ(regs, orig_ax);
 }
 
+/* The record's fields that do not depend on the mode */
+static __always_inline void fill(struct capaudit_event *e, const struct capaudit_key *k,
+				 struct user_namespace *ns, __u32 kind)
+{
+	__u64 ugid = bpf_get_current_uid_gid();
+
+	e->ts_ns = bpf_ktime_get_ns();
+	e->cgroup_id = k->cgroup_id;
+	e->userns_ino = BPF_CORE_READ(ns, ns.inum);
+	e->syscall_nr = k->syscall_nr;
+	e->pid = k->pid;
+	e->tid = (__u32)bpf_get_current_pid_tgid();
+	e->uid = (__u32)ugid;
+	e->gid = ugid >> 32;
+	e->cap = k->cap;
+	e->ret = k->ret;
+	e->opts = k->opts;
+	e->flags = k->flags;
+	e->kstack_id = k->kstack_id;
+	e->ustack_id = CAPAUDIT_NO_STACK;
+	__builtin_memcpy(e->comm, k->comm, sizeof(e->comm));
+	e->kind = kind;
+	e->depth = k->depth;
+	e->site = k->site;
+}
+
+/* One check, one record (trace, kprobe, a full "counts"); 0 or -1 when lost */
+static __always_inline int send_check(void *ctx, const struct capaudit_key *k,
+				      struct user_namespace *ns, __u32 kind)
+{
+	struct capaudit_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+	if (!e) {
+		if (kind != CAPAUDIT_REC_SAMPLE)
+			count(CAPAUDIT_CNT_LOST_RINGBUF);
+		return -1;
+	}
+	fill(e, k, ns, kind);
+	if (kind != CAPAUDIT_REC_KEY && e->kstack_id == CAPAUDIT_NO_STACK && targ_kernel_stack)
+		e->kstack_id = take_stack(ctx, 0);
+	if (targ_user_stack)
+		e->ustack_id = take_stack(ctx, BPF_F_USER_STACK);
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+/* A new key: its record first, so that every key in "counts" has one */
+static __always_inline void new_key(void *ctx, struct capaudit_key *k, struct user_namespace *ns)
+{
+	struct capaudit_event *e;
+	__u64 zero = 0, *c;
+	__u32 stack = k->kstack_id;
+
+	/* a key by site has no stack id in it, but its record has the stack */
+	if (k->site && targ_kernel_stack)
+		stack = take_stack(ctx, 0);
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count(CAPAUDIT_CNT_LOST_RINGBUF);
+		return;
+	}
+	fill(e, k, ns, CAPAUDIT_REC_KEY);
+	e->kstack_id = stack;
+	if (targ_user_stack)
+		e->ustack_id = take_stack(ctx, BPF_F_USER_STACK);
+	if (!bpf_map_update_elem(&counts, k, &zero, BPF_NOEXIST)) {
+		bpf_ringbuf_submit(e, 0);
+		return;
+	}
+	/* another CPU made it meanwhile, or the map is full */
+	c = bpf_map_lookup_elem(&counts, k);
+	if (c) {
+		bpf_ringbuf_discard(e, 0);
+		*c += 1;
+		count(CAPAUDIT_CNT_COUNTED);
+		return;
+	}
+	count(CAPAUDIT_CNT_KEYS_FULL);
+	e->kind = CAPAUDIT_REC_CHECK;
+	bpf_ringbuf_submit(e, 0);
+}
+
+static __always_inline void count_key(void *ctx, struct capaudit_key *k, struct user_namespace *ns)
+{
+	__u64 *c = bpf_map_lookup_elem(&counts, k);
+
+	if (!c) {
+		new_key(ctx, k, ns);
+		return;
+	}
+	*c += 1;	/* per-CPU: no other writer */
+	count(CAPAUDIT_CNT_COUNTED);
+	if (k->site && !(*c & (targ_sample_every - 1)))
+		send_check(ctx, k, ns, CAPAUDIT_REC_SAMPLE);
+}
+
+/* The first check of a fingerprint, with the raw stack above the BPF frame */
+static __always_inline void learn(void *ctx, struct capaudit_key *k, struct user_namespace *ns,
+				  __u32 depth, __u64 sp)
+{
+	struct capaudit_learn *l = bpf_ringbuf_reserve(&events, sizeof(*l), 0);
+	__u64 room = targ_thread_size - depth;
+
+	if (!l) {
+		count(CAPAUDIT_CNT_LOST_RINGBUF);
+		return;
+	}
+	fill(&l->e, k, ns, CAPAUDIT_REC_LEARN);
+	l->e.depth = depth;
+	l->e.kstack_id = take_stack(ctx, 0);
+	if (targ_user_stack)
+		l->e.ustack_id = take_stack(ctx, BPF_F_USER_STACK);
+	__builtin_memset(l->window, 0, sizeof(l->window));
+	if (room > sizeof(l->window))
+		room = sizeof(l->window);
+	room &= ~7ull;
+	if (room)
+		bpf_probe_read_kernel(l->window, room, (void *)sp);
+	bpf_ringbuf_submit(l, 0);
+}
+
+/* This frame's address as a number, and its offset in the task's stack */
+static __always_inline int frame_depth(struct task_struct *task, __u64 *ret_sp, __u32 *ret_depth)
+{
+	__u32 zero = 0;
+	struct scratch *sc = bpf_map_lookup_elem(&scratch, &zero);
+	__u64 base = (__u64)BPF_CORE_READ(task, stack);
+	volatile __u64 here = 0;
+
+	if (!sc)
+		return -1;
+	sc->sp = (__u64)&here;	/* a pointer leak: the verifier allows it with CAP_PERFMON */
+	*ret_sp = *(volatile __u64 *)&sc->sp;
+	if (*ret_sp < base || *ret_sp - base >= targ_thread_size)
+		return -1;	/* not on the task's stack (an interrupt's) */
+	*ret_depth = *ret_sp - base;
+	return 0;
+}
+
+/* COUNT mode: the call site from its stack slot, or by the stack when unknown */
+static __always_inline void count_by_site(void *ctx, struct task_struct *task,
+					  struct capaudit_key *k, struct user_namespace *ns)
+{
+	struct capaudit_fp fp = { .cap = k->cap, .syscall_nr = k->syscall_nr };
+	struct capaudit_site *st, pending = { CAPAUDIT_SITE_PENDING, 0 };
+	__u64 sp, site = 0;
+
+	if (!targ_kernel_stack) {
+		count_key(ctx, k, ns);	/* by everything but the call site */
+		return;
+	}
+	if (frame_depth(task, &sp, &fp.depth))
+		goto by_stack;
+	st = bpf_map_lookup_elem(&sites, &fp);
+	if (!st) {
+		if (!bpf_map_update_elem(&sites, &fp, &pending, BPF_NOEXIST)) {
+			learn(ctx, k, ns, fp.depth, sp);
+			return;
+		}
+		goto by_stack;
+	}
+	if (st->state != CAPAUDIT_SITE_READY || st->slot >= CAPAUDIT_WINDOW_SLOTS)
+		goto by_stack;
+	if (bpf_probe_read_kernel(&site, sizeof(site), (void *)(sp + st->slot * 8ull)) || !site)
+		goto by_stack;
+	k->site = site;
+	k->depth = fp.depth;
+	count_key(ctx, k, ns);
+	return;
+by_stack:
+	k->kstack_id = take_stack(ctx, 0);
+	count_key(ctx, k, ns);
+}
+
 /*
  * kstack_id: a stack taken earlier (kprobe entry), or CAPAUDIT_NO_STACK to
  * take it here when the kernel stack is wanted.
@@ -153,40 +363,32 @@ static __always_inline int emit(void *ctx, const struct cred *cred, struct user_
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	__u64 id = bpf_get_current_pid_tgid();
-	__u64 ugid = bpf_get_current_uid_gid();
-	__u32 opts = decode_opts(arg4);
-	struct capaudit_event *e;
+	struct capaudit_key k = {};
 
-	if (!wanted(id >> 32, cap, ret, opts))
+	k.opts = decode_opts(arg4);
+	if (!wanted(id >> 32, cap, ret, k.opts))
 		return 0;
 	count(CAPAUDIT_CNT_SEEN);
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		count(CAPAUDIT_CNT_LOST_RINGBUF);
-		return 0;
-	}
-	e->ts_ns = bpf_ktime_get_ns();
-	e->cgroup_id = bpf_get_current_cgroup_id();
-	e->userns_ino = BPF_CORE_READ(ns, ns.inum);
-	e->syscall_nr = syscall_nr(task);
-	e->pid = id >> 32;
-	e->tid = (__u32)id;
-	e->uid = (__u32)ugid;
-	e->gid = ugid >> 32;
-	e->cap = cap;
-	e->ret = ret;
-	e->opts = opts;
-	e->flags = flags;
+	k.cgroup_id = bpf_get_current_cgroup_id();
+	k.syscall_nr = syscall_nr(task);
+	k.kstack_id = kstack_id;
+	k.pid = id >> 32;
+	k.cap = cap;
+	k.ret = ret;
+	k.flags = flags;
 	if (cred != BPF_CORE_READ(task, real_cred))
-		e->flags |= CAPAUDIT_F_CRED_OTHER;
+		k.flags |= CAPAUDIT_F_CRED_OTHER;
 	if (BPF_CORE_READ(ns, level) == 0)
-		e->flags |= CAPAUDIT_F_USERNS_INIT;
-	if (kstack_id == CAPAUDIT_NO_STACK && targ_kernel_stack)
-		kstack_id = take_stack(ctx, 0);
-	e->kstack_id = kstack_id;
-	e->ustack_id = targ_user_stack ? take_stack(ctx, BPF_F_USER_STACK) : CAPAUDIT_NO_STACK;
-	bpf_get_current_comm(e->comm, sizeof(e->comm));
-	bpf_ringbuf_submit(e, 0);
+		k.flags |= CAPAUDIT_F_USERNS_INIT;
+	bpf_get_current_comm(k.comm, sizeof(k.comm));
+	if (targ_mode == CAPAUDIT_MODE_COUNT && !targ_user_stack)
+		count_by_site(ctx, task, &k, ns);
+	else if (targ_mode == CAPAUDIT_MODE_COUNT_STACK && !targ_user_stack) {
+		if (k.kstack_id == CAPAUDIT_NO_STACK && targ_kernel_stack)
+			k.kstack_id = take_stack(ctx, 0);
+		count_key(ctx, &k, ns);
+	} else
+		send_check(ctx, &k, ns, CAPAUDIT_REC_CHECK);
 	return 0;
 }
 

@@ -24,12 +24,81 @@
 #define CAPAUDIT_F_USERNS_INIT	(1u << 1)	/* target user namespace is init_user_ns */
 #define CAPAUDIT_F_KPROBE	(1u << 2)	/* came from the kprobe fallback */
 
+/* Mode of the program (targ_mode), chosen by the loader */
+#define CAPAUDIT_MODE_EACH	0	/* one ring record per check (trace, kprobe) */
+#define CAPAUDIT_MODE_COUNT	1	/* count in the kernel by call site (record) */
+#define CAPAUDIT_MODE_COUNT_STACK 2	/* count in the kernel by full stack (record
+					 * --unwind-every-check) */
+
+/*
+ * In the counting modes a check is counted in the per-CPU hash "counts"
+ * under a struct capaudit_key, and only the first check of a key comes over
+ * the ring buffer (CAPAUDIT_REC_KEY, carrying the stack).  The daemon reads
+ * the totals at each flush; it never deletes a key (a delete would race the
+ * increments), so a key's delta is its total minus the total read before.
+ *
+ * In CAPAUDIT_MODE_COUNT the call site comes without unwinding: the stack
+ * of a given call path has the same depth every time, so a fingerprint
+ * (depth of the BPF frame in the task's stack, cap, syscall) names the slot
+ * that holds the call site's return address.  The first check of a
+ * fingerprint comes as CAPAUDIT_REC_LEARN with a window of raw stack slots;
+ * the daemon finds the call site in its unwound stack (callsite.c) and that
+ * address in the window, and writes the slot into "sites".  Each key is
+ * checked again every targ_sample_every checks (CAPAUDIT_REC_SAMPLE); a key
+ * whose unwound call site is not its slot's makes the daemon mark the
+ * fingerprint CAPAUDIT_SITE_UNWIND, whose checks are then keyed by stack.
+ */
+#define CAPAUDIT_REC_CHECK	0	/* one check, counted by the record */
+#define CAPAUDIT_REC_KEY	1	/* first check of a new key, counted by the record */
+#define CAPAUDIT_REC_LEARN	2	/* first check of a new fingerprint, counted by the
+					 * record; capaudit_learn with the stack window */
+#define CAPAUDIT_REC_SAMPLE	3	/* a check already counted in "counts": only its
+					 * stack, to check the key's call site */
+
+#define CAPAUDIT_WINDOW_SLOTS	128	/* raw stack slots in a LEARN record */
+#define CAPAUDIT_COUNT_KEYS	16384	/* keys in "counts" */
+#define CAPAUDIT_SITE_ENTRIES	4096	/* fingerprints in "sites" */
+#define CAPAUDIT_SAMPLE_EVERY	1024	/* default targ_sample_every (a power of two) */
+
+/* capaudit_site.state */
+#define CAPAUDIT_SITE_PENDING	0	/* LEARN sent, the daemon has not answered */
+#define CAPAUDIT_SITE_READY	1	/* slot holds the call site */
+#define CAPAUDIT_SITE_UNWIND	2	/* no usable slot: key these checks by stack */
+
+struct capaudit_fp {
+	__u32 depth;		/* BPF frame's offset in the task's stack */
+	__u32 cap;
+	__u64 syscall_nr;
+};
+
+struct capaudit_site {
+	__u32 state;		/* CAPAUDIT_SITE_* */
+	__u32 slot;		/* index of the call site's slot from the BPF frame */
+};
+
+struct capaudit_key {
+	__u64 cgroup_id;
+	__u64 syscall_nr;
+	__u64 site;		/* call site's return address (COUNT), or 0 */
+	__u32 kstack_id;	/* stack (COUNT_STACK, SITE_UNWIND) or CAPAUDIT_NO_STACK */
+	__u32 pid;		/* tgid */
+	__u32 cap;
+	__u32 ret;
+	__u32 opts;
+	__u32 flags;		/* CAPAUDIT_F_* */
+	__u32 depth;		/* the fingerprint's depth (COUNT with a site), else 0 */
+	__u32 pad;
+	char comm[CAPAUDIT_COMM_LEN];
+};
+
 /* Indexes of the per-CPU counters map "counters" */
 #define CAPAUDIT_CNT_SEEN	0	/* checks that passed the filters */
 #define CAPAUDIT_CNT_LOST_RINGBUF 1	/* ring buffer full: event not delivered */
 #define CAPAUDIT_CNT_LOST_STACK	2	/* bpf_get_stackid() failed: no stack */
 #define CAPAUDIT_CNT_MISMATCH	3	/* kretprobe without kprobe entry (or the reverse) */
-#define CAPAUDIT_CNT_NR		4
+#define CAPAUDIT_CNT_COUNTED	4	/* of SEEN: counted in "counts", not by a record */
+#define CAPAUDIT_CNT_KEYS_FULL	5	/* "counts" full: the check came as a record */
+#define CAPAUDIT_CNT_NR		6
 
 /* Meaning of cap_capable()'s fourth argument, set by the loader from BTF */
 #define CAPAUDIT_ARG4_OPTS	0	/* unsigned int opts: CAP_OPT_* bits (5.1+) */
@@ -51,6 +120,15 @@ struct capaudit_event {
 	__u32 kstack_id;	/* id in the "stacks" map or CAPAUDIT_NO_STACK */
 	__u32 ustack_id;	/* id in the "stacks" map or CAPAUDIT_NO_STACK */
 	char comm[CAPAUDIT_COMM_LEN];
+	__u32 kind;		/* CAPAUDIT_REC_* */
+	__u32 depth;		/* fingerprint depth (LEARN, and KEY, SAMPLE with a site) */
+	__u64 site;		/* the key's site (KEY, SAMPLE), else 0 */
+};
+
+/* A CAPAUDIT_REC_LEARN record: the check and the raw stack above its frame */
+struct capaudit_learn {
+	struct capaudit_event e;
+	__u64 window[CAPAUDIT_WINDOW_SLOTS];
 };
 
 #endif /* CAPAUDIT_H */

@@ -397,9 +397,12 @@ static int key_insert(struct agg *agg, const struct check *c, const char *const 
 	return 0;
 }
 
-static void count_times(__u64 *count, __u64 *first_ns, __u64 *last_ns, __u64 ts_ns)
+static void count_times(__u64 *count, __u64 *first_ns, __u64 *last_ns, __u64 ts_ns, __u64 n)
 {
-	if (!(*count)++) {
+	__u64 before = *count;
+
+	*count += n;
+	if (!before) {
 		*first_ns = ts_ns;
 		*last_ns = ts_ns;
 		return;
@@ -410,18 +413,23 @@ static void count_times(__u64 *count, __u64 *first_ns, __u64 *last_ns, __u64 ts_
 		*last_ns = ts_ns;
 }
 
-static void count_overflow(struct agg *agg, const struct check *c)
+static void count_overflow(struct agg *agg, const struct check *c, __u64 n)
 {
 	__u32 cap = c->cap < AGG_OVERFLOW_CAPS ? c->cap : AGG_OVERFLOW_CAPS;
 	__u32 audit = c->audit < CHECK_AUDIT_NR ? c->audit : CHECK_AUDIT_NR;
 	struct agg_ov_row *ov = &agg->ov[cap][!!c->granted][audit];
 
-	count_times(&ov->count, &ov->first_ns, &ov->last_ns, c->ts_ns);
-	agg->ov_total.checks++;
-	agg->ov_delta.checks++;
+	count_times(&ov->count, &ov->first_ns, &ov->last_ns, c->ts_ns, n);
+	agg->ov_total.checks += n;
+	agg->ov_delta.checks += n;
 }
 
 int agg__add(struct agg *agg, const struct check *c)
+{
+	return agg__add_n(agg, c, 1);
+}
+
+int agg__add_n(struct agg *agg, const struct check *c, __u64 n)
 {
 	const char *strs[NR_KEY_STRS];
 	struct agg_key *k = NULL;
@@ -441,15 +449,15 @@ int agg__add(struct agg *agg, const struct check *c)
 	if (!k && agg->nr_keys < agg->max_keys) {
 		err = key_insert(agg, c, strs, h, &k);
 		if (err) {
-			count_overflow(agg, c);
+			count_overflow(agg, c, n);
 			return err;
 		}
 	}
 	if (!k) {
-		count_overflow(agg, c);
+		count_overflow(agg, c, n);
 		return 0;
 	}
-	count_times(&k->count, &k->first_ns, &k->last_ns, c->ts_ns);
+	count_times(&k->count, &k->first_ns, &k->last_ns, c->ts_ns, n);
 	return 0;
 }
 

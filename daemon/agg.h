@@ -65,6 +65,9 @@ void agg__free(struct agg *agg);
  * strings are copied (interned once each).
  */
 int agg__add(struct agg *agg, const struct check *c);
+/* The same for n checks of one key at c->ts_ns (counts read from the
+ * kernel); n == 0 is a no-op that still creates the key */
+int agg__add_n(struct agg *agg, const struct check *c, __u64 n);
 
 /*
  * Remember a stack's frames ("func+0xoff", innermost first) under its hash

@@ -9,8 +9,14 @@
 #include "capaudit.h"
 #include "check.h"
 
-/* Copies and checks a record: 0, or -EINVAL when its size is not a record's. */
+/*
+ * Copies and checks a record (struct capaudit_event, or the event of a
+ * struct capaudit_learn): 0, or -EINVAL when its size is not a record's or
+ * does not match its kind.
+ */
 int events__decode(const void *data, size_t size, struct capaudit_event *ret_event);
+/* The raw stack window of a LEARN record (CAPAUDIT_WINDOW_SLOTS), or NULL */
+const __u64 *events__window(const void *data, size_t size);
 
 static inline bool events__granted(const struct capaudit_event *e)
 {

@@ -256,6 +256,9 @@ static void set_rodata(struct capaudit_bpf *skel, const struct loader_opts *opts
 	skel->rodata->targ_kernel_stack = opts->kernel_stack;
 	skel->rodata->targ_user_stack = opts->user_stack;
 	skel->rodata->targ_arg4 = arg4;
+	skel->rodata->targ_mode = opts->mode;
+	if (opts->sample_every)
+		skel->rodata->targ_sample_every = opts->sample_every;
 }
 
 /* kprobe fallback: entries count from now on (see armed_ns in the BPF program) */
@@ -325,6 +328,9 @@ int loader__start(const struct loader_opts *opts, struct loader **ret_loader)
 		goto out_free_loader;
 	}
 	set_rodata(l->skel, opts, arg4);
+	/* at the kretprobe the checked frame is gone: key by the entry's stack */
+	if (l->kprobe && opts->mode == CAPAUDIT_MODE_COUNT)
+		l->skel->rodata->targ_mode = CAPAUDIT_MODE_COUNT_STACK;
 	err = load_and_attach(l, opts);
 	if (err)
 		goto out_free_loader;
@@ -359,6 +365,21 @@ int loader__events_fd(const struct loader *l)
 int loader__stacks_fd(const struct loader *l)
 {
 	return bpf_map__fd(l->skel->maps.stacks);
+}
+
+int loader__counts_fd(const struct loader *l)
+{
+	return bpf_map__fd(l->skel->maps.counts);
+}
+
+int loader__sites_fd(const struct loader *l)
+{
+	return bpf_map__fd(l->skel->maps.sites);
+}
+
+__u32 loader__mode(const struct loader *l)
+{
+	return l->skel->rodata->targ_mode;
 }
 
 const char *loader__attach_name(const struct loader *l)

@@ -29,6 +29,8 @@ struct loader_opts {
 	 * kernel's own BTF; NULL: the kernel's */
 	const char *btf_path;
 	bool verbose;			/* libbpf debug messages */
+	__u32 mode;			/* CAPAUDIT_MODE_*: EACH for trace */
+	__u32 sample_every;		/* COUNT: a power of two; 0: default */
 };
 
 struct loader;
@@ -40,6 +42,11 @@ void loader__free(struct loader *loader);
 void loader__detach(struct loader *loader);
 int loader__events_fd(const struct loader *loader);
 int loader__stacks_fd(const struct loader *loader);
+/* The counting modes' maps ("counts", "sites") */
+int loader__counts_fd(const struct loader *loader);
+int loader__sites_fd(const struct loader *loader);
+/* CAPAUDIT_MODE_* in effect (kprobe turns COUNT into COUNT_STACK) */
+__u32 loader__mode(const struct loader *loader);
 const char *loader__attach_name(const struct loader *loader);
 /* Sums the per-CPU counters; ret_counts has CAPAUDIT_CNT_NR entries. */
 int loader__read_counters(const struct loader *loader, __u64 *ret_counts);

@@ -7,7 +7,9 @@
  * flush interval, --duration).  Each record goes
  *   events__decode → stacks__get → workloads__name → struct check
  *   → agg__add (counts) and fallback__feed (the fallback pattern)
- * and every flush interval store__flush() adds the counts to SQLite in one
+ * and a KEY or LEARN record also goes to kcounts.c, which at each flush adds
+ * the checks the kernel counted without a record (kcounts__collect → agg).
+ * Every flush interval store__flush() adds the counts to SQLite in one
  * transaction.  A flush that fails (disk full) keeps the counts in memory
  * for the next one: nothing is dropped, the log says why.
  */
@@ -32,6 +34,7 @@
 #include "events.h"
 #include "evloop.h"
 #include "fallback.h"
+#include "kcounts.h"
 #include "ksyms.h"
 #include "daemonlog.h"
 #include "loader.h"
@@ -55,7 +58,8 @@ struct recorder {
 	struct fallback *fallback;
 	struct rules *rules;
 	struct store *store;
-	__u64 delivered;
+	struct kcounts *kcounts;
+	__u64 delivered;	/* checks handed to the agg: records and kernel counts */
 	__u64 undecodable;
 	__u64 mono_to_real;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns: stored times are wall-clock */
 	int flush_errno;	/* last flush's error, logged once per kind */
@@ -75,8 +79,12 @@ static int handle_event(void *ctx, void *data, size_t size)
 		r->undecodable++;
 		return 0;
 	}
-	r->delivered++;
 	si = stacks__get(r->stacks, e.kstack_id);
+	if (e.kind == CAPAUDIT_REC_SAMPLE) {
+		kcounts__check_sample(r->kcounts, &e, si);
+		return 0;
+	}
+	r->delivered++;
 	if (si && !si->recorded) {
 		agg__add_stack(r->agg, si->hash, (const char *const *)si->frames, si->nr_frames);
 		si->recorded = true;
@@ -95,7 +103,31 @@ static int handle_event(void *ctx, void *data, size_t size)
 	};
 	agg__add(r->agg, &c);
 	fallback__feed(r->fallback, &c);
+	if (e.kind == CAPAUDIT_REC_KEY)
+		kcounts__add_key(r->kcounts, &e, &c, si);
+	else if (e.kind == CAPAUDIT_REC_LEARN)
+		kcounts__learn(r->kcounts, &e, events__window(data, size), si);
 	return 0;
+}
+
+static __u64 clock_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* The checks counted in the kernel since the last time, into the agg */
+static void collect(struct recorder *r)
+{
+	long long n = kcounts__collect(r->kcounts, r->agg, clock_ns(CLOCK_REALTIME));
+
+	if (n > 0)
+		r->delivered += n;
+	else if (n < 0)
+		fprintf(stderr, "capaudit: cannot read the kernel's counts: %s (they stay there "
+				"for the next flush)\n", strerror((int)-n));
 }
 
 /* A store event: CAPAUDIT_STORE= and, for an error, ERRNO= */
@@ -118,6 +150,7 @@ static int flush(struct recorder *r)
 	__u64 cnt[CAPAUDIT_CNT_NR] = {};
 	int err;
 
+	collect(r);
 	loader__read_counters(r->loader, cnt);
 	err = store__flush(r->store, r->agg, cnt, r->fallback);
 	if (err) {
@@ -251,15 +284,22 @@ static int event_loop(struct recorder *r, struct rbconsumer *rb)
 static int drain_and_flush(struct recorder *r, struct rbconsumer *rb)
 {
 	__u64 cnt[CAPAUDIT_CNT_NR] = {};
-	char extra[64], line[512], nums[4][24];
+	char extra[256], line[640], nums[4][24];
+	struct kcounts_stats ks;
 	int err;
 
 	loader__detach(r->loader);
 	rbconsumer__drain(rb);
 	err = flush(r);
-	snprintf(extra, sizeof(extra), "; %llu in overflow rows",
-		 (unsigned long long)agg__overflow(r->agg));
 	loader__read_counters(r->loader, cnt);
+	kcounts__stats(r->kcounts, &ks);
+	snprintf(extra, sizeof(extra),
+		 "; %llu in overflow rows; %llu counted in the kernel (%llu keys, key table full "
+		 "%llu times; %llu call sites learned, %llu unwound, %llu conflicts)",
+		 (unsigned long long)agg__overflow(r->agg),
+		 (unsigned long long)cnt[CAPAUDIT_CNT_COUNTED], (unsigned long long)ks.keys,
+		 (unsigned long long)cnt[CAPAUDIT_CNT_KEYS_FULL], (unsigned long long)ks.learned,
+		 (unsigned long long)ks.unwound, (unsigned long long)ks.conflicts);
 	loader__format_summary(cnt, r->delivered, extra, line, sizeof(line));
 	snprintf(nums[0], sizeof(nums[0]), "%llu", (unsigned long long)cnt[CAPAUDIT_CNT_SEEN]);
 	snprintf(nums[1], sizeof(nums[1]), "%llu", (unsigned long long)r->delivered);
@@ -312,14 +352,6 @@ static int open_state(struct recorder *r)
 	return r->workloads ? 0 : -ENOMEM;
 }
 
-static __u64 clock_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 static int run(struct recorder *r)
 {
 	struct rbconsumer *rb = NULL;
@@ -339,8 +371,9 @@ static int run(struct recorder *r)
 	if (err)
 		goto out_free;
 	r->stacks = stacks__new(r->loader, r->ksyms);
+	r->kcounts = kcounts__new(loader__counts_fd(r->loader), loader__sites_fd(r->loader));
 	rb = rbconsumer__new(loader__events_fd(r->loader), handle_event, r);
-	if (!r->stacks || !rb) {
+	if (!r->stacks || !r->kcounts || !rb) {
 		err = -ENOMEM;
 		goto out_free;
 	}
@@ -355,6 +388,7 @@ static int run(struct recorder *r)
 	err = drain_and_flush(r, rb) ?: err;
 out_free:
 	rbconsumer__free(rb);
+	kcounts__free(r->kcounts);
 	stacks__free(r->stacks);
 	loader__free(r->loader);
 	workloads__free(r->workloads);

@@ -28,6 +28,8 @@ enum {
 	OPT_CGROUP_ROOT,
 	OPT_KPROBE,
 	OPT_BTF,
+	OPT_UNWIND,
+	OPT_SAMPLE,
 };
 
 static const struct option long_opts[] = {
@@ -44,6 +46,8 @@ static const struct option long_opts[] = {
 	{ "cgroup-root", required_argument, NULL, OPT_CGROUP_ROOT },
 	{ "kprobe", no_argument, NULL, OPT_KPROBE },
 	{ "btf", required_argument, NULL, OPT_BTF },
+	{ "unwind-every-check", no_argument, NULL, OPT_UNWIND },
+	{ "sample-every", required_argument, NULL, OPT_SAMPLE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{},
@@ -70,9 +74,14 @@ static void usage(FILE *out)
 		"      --kprobe              kprobe + kretprobe even when fexit works\n"
 		"      --btf FILE            kernel types from FILE (a kernel without BTF;\n"
 		"                            implies --kprobe)\n"
+		"      --unwind-every-check  unwind the kernel stack of every check, for exact\n"
+		"                            counts per stack (default: per call site, a\n"
+		"                            stack unwound for each new key)\n"
+		"      --sample-every N      unwind every Nth check of a key to check its call\n"
+		"                            site (power of two, default %u)\n"
 		"  -v, --verbose             libbpf debug output\n"
 		"  -h, --help                this text\n",
-		AGG_DEFAULT_MAX_KEYS, AGG_DEFAULT_MAX_STACKS);
+		AGG_DEFAULT_MAX_KEYS, AGG_DEFAULT_MAX_STACKS, CAPAUDIT_SAMPLE_EVERY);
 }
 
 static int parse_num(const char *name, const char *arg, unsigned long min, unsigned long max,
@@ -160,6 +169,18 @@ static int set_opt(struct record_opts *o, int c, const char *arg)
 	case OPT_KPROBE:
 		o->loader.attach = LOADER_ATTACH_KPROBE;
 		return 0;
+	case OPT_UNWIND:
+		o->loader.mode = CAPAUDIT_MODE_COUNT_STACK;
+		return 0;
+	case OPT_SAMPLE:
+		err = parse_num("sample-every", arg, 1, 1u << 30, &v);
+		if (!err && (v & (v - 1))) {
+			fprintf(stderr, "capaudit record: sample-every must be a power of two, "
+					"not %lu\n", v);
+			err = -EINVAL;
+		}
+		o->loader.sample_every = v;
+		return err;
 	case 'v':
 		o->loader.verbose = true;
 		return 0;
@@ -203,7 +224,7 @@ static int read_config(struct record_opts *o, const char *path, bool only_reload
 			err = -EINVAL;
 		} else if (only_reloadable && c != OPT_FLUSH && c != OPT_RULES) {
 			continue;
-		} else if (!value && c != 'v' && c != OPT_KPROBE) {
+		} else if (!value && c != 'v' && c != OPT_KPROBE && c != OPT_UNWIND) {
 			fprintf(stderr, "capaudit record: %s:%d: '%s' needs a value\n", path,
 				lineno, name);
 			err = -EINVAL;
@@ -247,6 +268,7 @@ int record_opts__parse(struct record_opts *o, int argc, char **argv)
 	int c;
 
 	o->loader.kernel_stack = true;
+	o->loader.mode = CAPAUDIT_MODE_COUNT;
 	o->flush_interval = 5;
 	if (config && (set_str(&o->config_path, config) || read_config(o, config, false)))
 		return -EINVAL;

@@ -103,6 +103,8 @@ static struct stack_info *symbolize(const struct ksyms *ksyms, const __u64 *ips,
 		si->nr_frames = i + 1;
 	}
 	si->call_site = site_name(ksyms, ips, nr);
+	i = callsite__find(ksyms, ips, nr);
+	si->call_site_ip = i >= 0 ? ips[i] : 0;
 	si->hash = agg__hash_frames((const char *const *)si->frames, nr);
 	return si;
 

@@ -18,6 +18,7 @@ struct stack_info {
 	bool recorded;		/* for the recorder: frames handed to agg already */
 	int nr_frames;
 	const char *call_site;	/* function of the first non-wrapper frame, or "[unknown]" */
+	__u64 call_site_ip;	/* that frame's return address, 0 when unknown */
 	char **frames;		/* "func+0xoff", innermost first */
 };
 

@@ -35,6 +35,8 @@ static const char *const counter_names[STORE_CNT_NR] = {
 	[CAPAUDIT_CNT_LOST_RINGBUF] = "lost_ringbuf",
 	[CAPAUDIT_CNT_LOST_STACK] = "lost_stack",
 	[CAPAUDIT_CNT_MISMATCH] = "mismatch",
+	[CAPAUDIT_CNT_COUNTED] = "counted_in_kernel",
+	[CAPAUDIT_CNT_KEYS_FULL] = "keys_full",
 	[STORE_CNT_OVERFLOW_CHECKS] = "overflow_checks",
 	[STORE_CNT_OVERFLOW_STACKS] = "overflow_stacks",
 };

@@ -4,7 +4,7 @@
  * tests' burst of checks): N capability checks
  * through cheap system calls, from T threads, and the rate they ran at.
  *
- *   capbench [--threads T] [--sites LIST] [--wait] N
+ *   capbench [--threads T] [--sites LIST] [--comms K] [--seconds S] [--wait] N
  *
  * Each call makes exactly one cap_capable() check and changes nothing:
  *   hostname    sethostname() to the current name: CAP_SYS_ADMIN in
@@ -15,6 +15,10 @@
  *               in prctl_set_mm, then EINVAL for the address
  * LIST (default "hostname") is used in turn, call after call.  With --wait
  * the calls start when a line arrives on stdin (attach a tracer first).
+ * --seconds S: stop after S seconds, or at N checks if sooner (the line says
+ * how many were made).  --comms K: before each call, the thread names itself
+ * "cb<i % K>" (PR_SET_NAME, no capability check), so that the checks fall in
+ * K times as many keys.
  * Prints one line: "capbench: N checks T threads S s R checks/s X ns/check".
  */
 #include <errno.h>
@@ -37,7 +41,15 @@ static const char *const site_names[] = { "hostname", "domainname", "prsetmm" };
 static enum site sites[MAX_SITES];
 static int nr_sites;
 static unsigned long per_thread;
+static unsigned long nr_comms;
+static double deadline;		/* 0: none */
 static struct utsname uts;
+
+struct worker {
+	unsigned long done, failed;
+};
+
+static double now(void);
 
 /* One call, one check: 0, or -1 when the call did not behave as expected */
 static int one_check(enum site s)
@@ -54,13 +66,28 @@ static int one_check(enum site s)
 	return -1;
 }
 
+static void set_comm(unsigned long i)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "cb%u", (unsigned int)(i % nr_comms % 100000000));
+	prctl(PR_SET_NAME, name, 0, 0, 0);
+}
+
 static void *burst(void *arg)
 {
-	unsigned long i, *failed = arg;
+	struct worker *w = arg;
+	unsigned long i;
 
-	for (i = 0; i < per_thread; i++)
+	for (i = 0; i < per_thread; i++) {
+		if (deadline && !(i & 1023) && now() >= deadline)
+			break;
+		if (nr_comms)
+			set_comm(i);
 		if (one_check(sites[i % nr_sites]))
-			(*failed)++;
+			w->failed++;
+	}
+	w->done = i;
 	return NULL;
 }
 
@@ -92,15 +119,17 @@ static int parse_sites(char *list)
 static int usage(void)
 {
 	fprintf(stderr, "usage: capbench [--threads 1..%d] [--sites hostname,domainname,prsetmm] "
-			"[--wait] N\n",
+			"[--comms K] [--seconds S] [--wait] N\n",
 		MAX_THREADS);
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	unsigned long n = 0, failed[MAX_THREADS] = {}, total_failed = 0;
+	unsigned long n = 0, total_failed = 0;
+	struct worker workers[MAX_THREADS] = {};
 	int i, threads = 1, wait = 0;
+	double seconds = 0;
 	pthread_t tids[MAX_THREADS];
 	char line[16], *end;
 	double t0, t1;
@@ -111,6 +140,10 @@ int main(int argc, char **argv)
 			wait = 1;
 		else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
 			threads = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
+			seconds = atof(argv[++i]);
+		else if (!strcmp(argv[i], "--comms") && i + 1 < argc)
+			nr_comms = strtoul(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "--sites") && i + 1 < argc) {
 			if (parse_sites(argv[++i]))
 				return usage();
@@ -119,7 +152,7 @@ int main(int argc, char **argv)
 		else
 			return usage();
 	}
-	if (!n || threads < 1 || threads > MAX_THREADS)
+	if (!n || threads < 1 || threads > MAX_THREADS || seconds < 0)
 		return usage();
 	if (uname(&uts))
 		return perror("uname"), 1;
@@ -130,11 +163,15 @@ int main(int argc, char **argv)
 	if (wait && !fgets(line, sizeof(line), stdin))
 		return 1;
 	t0 = now();
+	if (seconds > 0)
+		deadline = t0 + seconds;
 	for (i = 0; i < threads; i++)
-		pthread_create(&tids[i], NULL, burst, &failed[i]);
+		pthread_create(&tids[i], NULL, burst, &workers[i]);
+	n = 0;
 	for (i = 0; i < threads; i++) {
 		pthread_join(tids[i], NULL);
-		total_failed += failed[i];
+		total_failed += workers[i].failed;
+		n += workers[i].done;
 	}
 	t1 = now();
 	printf("%s: %lu checks %d threads %.3f s %.0f checks/s %.1f ns/check\n",

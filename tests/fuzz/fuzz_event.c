@@ -7,6 +7,8 @@
  * and every decoded record counted exactly once, overflow rows included.
  */
 #include <assert.h>
+#include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include "agg.h"
 #include "capnames.h"
 #include "events.h"
+#include "kcounts.h"
 #include "syscalls.h"
 #include "tracejson.h"
 
@@ -37,19 +40,40 @@ static int add_row(const struct agg_row *row, void *ctx)
 static const char *const sites[] = { "[unknown]", "sethostname", "keyctl_chown_key",
 				     "r_show.isra.0" };
 
+/* The kind field of the record at p (unaligned: fuzz input), or ~0 */
+static __u32 kind_at(const uint8_t *p, size_t size)
+{
+	__u32 kind = ~0u;
+
+	if (size >= offsetof(struct capaudit_event, kind) + sizeof(kind))
+		memcpy(&kind, p + offsetof(struct capaudit_event, kind), sizeof(kind));
+	return kind;
+}
+
 /* One record: 1 when it was decoded and counted */
 static int one_record(struct agg *agg, const uint8_t *data, size_t size)
 {
 	char capbuf[CAPNAMES_BUF_LEN], sysbuf[32];
 	struct capaudit_event e;
 	struct trace_record r = { .event = &e };
+	const __u64 *window;
+	int slot;
 	json_object *o;
 	struct check c;
 
 	if (events__decode(data, size, &e)) {
-		assert(size != sizeof(e));
+		assert((size != sizeof(e) && size != sizeof(struct capaudit_learn)) ||
+		       kind_at(data, size) > CAPAUDIT_REC_SAMPLE ||
+		       (kind_at(data, size) == CAPAUDIT_REC_LEARN) !=
+			       (size == sizeof(struct capaudit_learn)));
 		return 0;
 	}
+	window = events__window(data, size);
+	assert(!window == (e.kind != CAPAUDIT_REC_LEARN));
+	slot = kcounts__find_slot(window, CAPAUDIT_WINDOW_SLOTS, e.site);
+	assert(slot == -ENOENT || (slot >= 0 && slot < CAPAUDIT_WINDOW_SLOTS && window[slot] == e.site));
+	if (e.kind == CAPAUDIT_REC_SAMPLE)
+		return 0;	/* a check counted elsewhere: not one here */
 	assert(strlen(e.comm) < CAPAUDIT_COMM_LEN);
 	r.cap_name = capnames__name(e.cap, capbuf, sizeof(capbuf));
 	r.syscall = syscalls__describe(e.syscall_nr, sysbuf, sizeof(sysbuf));
@@ -77,7 +101,8 @@ static int one_record(struct agg *agg, const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const struct agg_limits limits = { .max_keys = 4, .max_stacks = 2 };
-	const size_t rec = sizeof(struct capaudit_event);
+	static __u64 aligned[sizeof(struct capaudit_learn) / sizeof(__u64)];
+	size_t rec = 0;
 	struct agg *agg = agg__new(&limits);
 	struct sum s = {};
 	__u64 decoded = 0;
@@ -85,8 +110,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!agg)
 		abort();
-	for (off = 0; off < size; off += rec)
-		decoded += one_record(agg, data + off, size - off < rec ? size - off : rec);
+	/* records of either size, each announced by its kind field (offset 88) */
+	for (off = 0; off < size; off += rec) {
+		rec = sizeof(struct capaudit_event);
+		if (size - off >= sizeof(struct capaudit_learn) &&
+		    kind_at(data + off, size - off) == CAPAUDIT_REC_LEARN)
+			rec = sizeof(struct capaudit_learn);
+		/* the ring buffer's records are 8-byte aligned; fuzz input is not */
+		memcpy(aligned, data + off, size - off < rec ? size - off : rec);
+		decoded += one_record(agg, (const uint8_t *)aligned,
+				      size - off < rec ? size - off : rec);
+	}
 	agg__for_each(agg, add_row, &s);
 	assert(s.count == decoded);
 	assert(s.overflow == agg__overflow(agg));
