@@ -172,12 +172,12 @@ static __always_inline __u64 syscall_nr(struct task_struct *task)
 {
 	struct pt_regs *regs;
 
-	if (BPF_CORE_READ(task, flags) & PF_KTHREAD)
+	if (task->flags & PF_KTHREAD)
 		return CAPAUDIT_NO_SYSCALL;
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	if (!regs)
 		return CAPAUDIT_NO_SYSCALL;
-	return BPF_CORE_READ(regs, orig_ax);
+	return regs->orig_ax;
 }
 
 /* The record's fields that do not depend on the mode */
@@ -306,7 +306,7 @@ static __always_inline int frame_depth(struct task_struct *task, __u64 *ret_sp, 
 {
 	__u32 zero = 0;
 	struct scratch *sc = bpf_map_lookup_elem(&scratch, &zero);
-	__u64 base = (__u64)BPF_CORE_READ(task, stack);
+	__u64 base = (__u64)task->stack;
 	volatile __u64 here = 0;
 
 	if (!sc)
@@ -356,7 +356,12 @@ by_stack:
 
 /*
  * kstack_id: a stack taken earlier (kprobe entry), or CAPAUDIT_NO_STACK to
- * take it here when the kernel stack is wanted.
+ * take it here when the kernel stack is wanted.  flags: what the caller
+ * knows (CAPAUDIT_F_KPROBE, CAPAUDIT_F_USERNS_INIT).
+ *
+ * The task and its registers are BTF pointers, loaded from directly (one
+ * instruction each); a probe read is a helper call, and this is the path
+ * every check takes.  The caller reads ns the way its program type allows.
  */
 static __always_inline int emit(void *ctx, const struct cred *cred, struct user_namespace *ns,
 				int cap, __u64 arg4, int ret, __u32 flags, __u32 kstack_id)
@@ -376,10 +381,8 @@ static __always_inline int emit(void *ctx, const struct cred *cred, struct user_
 	k.cap = cap;
 	k.ret = ret;
 	k.flags = flags;
-	if (cred != BPF_CORE_READ(task, real_cred))
+	if (cred != task->real_cred)
 		k.flags |= CAPAUDIT_F_CRED_OTHER;
-	if (BPF_CORE_READ(ns, level) == 0)
-		k.flags |= CAPAUDIT_F_USERNS_INIT;
 	bpf_get_current_comm(k.comm, sizeof(k.comm));
 	if (targ_mode == CAPAUDIT_MODE_COUNT && !targ_user_stack)
 		count_by_site(ctx, task, &k, ns);
@@ -396,7 +399,9 @@ SEC("fexit/cap_capable")
 int BPF_PROG(capaudit_fexit, const struct cred *cred, struct user_namespace *ns, int cap,
 	     unsigned int arg4, int ret)
 {
-	return emit(ctx, cred, ns, cap, arg4, ret, 0, CAPAUDIT_NO_STACK);
+	__u32 flags = ns->level ? 0 : CAPAUDIT_F_USERNS_INIT;	/* a BTF argument */
+
+	return emit(ctx, cred, ns, cap, arg4, ret, flags, CAPAUDIT_NO_STACK);
 }
 
 SEC("kprobe/cap_capable")
@@ -430,6 +435,8 @@ int BPF_KRETPROBE(capaudit_kretprobe, int ret)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct start *s = bpf_map_lookup_elem(&starts, &tid);
+	__u32 flags = CAPAUDIT_F_KPROBE;
+	struct user_namespace *ns;
 	int err;
 
 	if (!s) {
@@ -437,7 +444,10 @@ int BPF_KRETPROBE(capaudit_kretprobe, int ret)
 			count(CAPAUDIT_CNT_MISMATCH);
 		return 0;
 	}
-	err = emit(ctx, s->cred, s->ns, s->cap, s->arg4, ret, CAPAUDIT_F_KPROBE, s->kstack_id);
+	ns = s->ns;	/* our own struct: no CO-RE relocation on it */
+	if (BPF_CORE_READ(ns, level) == 0)	/* a number: a probe read */
+		flags |= CAPAUDIT_F_USERNS_INIT;
+	err = emit(ctx, s->cred, s->ns, s->cap, s->arg4, ret, flags, s->kstack_id);
 	bpf_map_delete_elem(&starts, &tid);
 	return err;
 }

@@ -40,28 +40,45 @@ static char libbpf_log[16384];
 static size_t libbpf_log_len;
 static bool libbpf_verbose;
 
+/* Keep the newest bytes of msg[0..n) in libbpf_log, dropping the oldest. */
+static void libbpf_log__append(const char *msg, size_t n)
+{
+	size_t keep;
+
+	if (n >= sizeof(libbpf_log)) {
+		/* one message (a verifier log) larger than the buffer: its end */
+		msg += n - (sizeof(libbpf_log) - 1);
+		n = sizeof(libbpf_log) - 1;
+	}
+	if (libbpf_log_len + n >= sizeof(libbpf_log)) {
+		keep = sizeof(libbpf_log) - 1 - n;
+		memmove(libbpf_log, libbpf_log + libbpf_log_len - keep, keep);
+		libbpf_log_len = keep;
+	}
+	memcpy(libbpf_log + libbpf_log_len, msg, n);
+	libbpf_log_len += n;
+	libbpf_log[libbpf_log_len] = '\0';
+}
+
+/*
+ * libbpf prints a verifier log as one message, often longer than any line
+ * buffer: format it whole, so that its tail (where the verifier says what it
+ * rejected) is kept.
+ */
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char line[1024];
+	char *msg;
 	int n;
 
 	if (level == LIBBPF_DEBUG && !libbpf_verbose)
 		return 0;
-	n = vsnprintf(line, sizeof(line), fmt, ap);
+	n = vasprintf(&msg, fmt, ap);
 	if (n < 0)
-		return n;
-	if ((size_t)n >= sizeof(line))
-		n = sizeof(line) - 1;
+		return -ENOMEM;
 	if (libbpf_verbose)
-		fputs(line, stderr);
-	if (libbpf_log_len + n >= sizeof(libbpf_log)) {
-		/* keep the newer half */
-		memmove(libbpf_log, libbpf_log + sizeof(libbpf_log) / 2, sizeof(libbpf_log) / 2);
-		libbpf_log_len -= sizeof(libbpf_log) / 2;
-	}
-	memcpy(libbpf_log + libbpf_log_len, line, n);
-	libbpf_log_len += n;
-	libbpf_log[libbpf_log_len] = '\0';
+		fputs(msg, stderr);
+	libbpf_log__append(msg, n);
+	free(msg);
 	return n;
 }
 

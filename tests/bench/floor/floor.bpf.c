@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * floor.bpf.c: the two floors `make bench` measures tracers against.
+ * floor.bpf.c: the floors `make bench` measures tracers against.
  *
  * floor_0: the least any tracer of cap_capable costs, an fentry program
  * that only bumps a per-CPU counter.  floor_s: what a stack per check costs,
- * fexit + bpf_get_stackid() on every check + the same counter.  Neither
- * delivers anything; tests/bench/floor/floor.c loads one of them.
+ * fexit + bpf_get_stackid() on every check + the same counter.  floor_x,
+ * fexit + the counter, splits floor S's cost between the trampoline that
+ * sees the verdict and the unwinding.  None delivers anything;
+ * tests/bench/floor/floor.c loads one of them.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -36,6 +38,13 @@ static __always_inline void hit(void)
 
 SEC("fentry/cap_capable")
 int BPF_PROG(floor_0)
+{
+	hit();
+	return 0;
+}
+
+SEC("fexit/cap_capable")
+int BPF_PROG(floor_x)
 {
 	hit();
 	return 0;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * floor.c: `floor 0|S`: attach one of floor.bpf.c's programs to
+ * floor.c: `floor 0|X|S`: attach one of floor.bpf.c's programs to
  * cap_capable, print "attached", and on SIGINT/SIGTERM print the checks it
  * counted ("counted N").  The benchmark's floors; it runs only in the guest.
  */
@@ -41,9 +41,10 @@ int main(int argc, char **argv)
 	struct floor_bpf *skel;
 	int err;
 
-	if (argc != 2 || (strcmp(argv[1], "0") && strcmp(argv[1], "S"))) {
-		fprintf(stderr, "usage: floor 0|S\n"
+	if (argc != 2 || (strcmp(argv[1], "0") && strcmp(argv[1], "X") && strcmp(argv[1], "S"))) {
+		fprintf(stderr, "usage: floor 0|X|S\n"
 				"  0: fentry on cap_capable + a per-CPU counter\n"
+				"  X: fexit + the same counter\n"
 				"  S: fexit + bpf_get_stackid() + a per-CPU counter\n");
 		return 2;
 	}
@@ -53,6 +54,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	bpf_program__set_autoload(skel->progs.floor_0, argv[1][0] == '0');
+	bpf_program__set_autoload(skel->progs.floor_x, argv[1][0] == 'X');
 	bpf_program__set_autoload(skel->progs.floor_s, argv[1][0] == 'S');
 	err = floor_bpf__load(skel) ?: floor_bpf__attach(skel);
 	if (err) {
