@@ -25,7 +25,7 @@ CFLAGS    ?= -O2 -g
 ALL_CFLAGS = $(CFLAGS) -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
 	     -DCAPAUDIT_DATADIR='"$(DATADIR)"' -I$(BUILD) -Ibpf -Idaemon
 LDLIBS    := -Wl,-Bstatic -lbpf -lelf -lz -lzstd -lsqlite3 -Wl,-Bdynamic -ldw -ljson-c -lcap -lsystemd -lpthread -lm -ldl
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I$(BUILD) -Ibpf
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Wall -Werror -I$(BUILD) -Ibpf
 
 DAEMON_SRCS := $(sort $(wildcard daemon/*.c))
 LIB_SRCS    := $(filter-out daemon/main.c,$(DAEMON_SRCS))

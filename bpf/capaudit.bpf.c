@@ -11,14 +11,15 @@
  * The loader picks one pair before load with a probe, never by version.
  *
  * Nothing is lost silently: every check that passes the filters is counted
- * in "counters" (CAPAUDIT_CNT_SEEN), and every record not delivered, or
+ * in cpus[] (CAPAUDIT_CNT_SEEN), and every record not delivered, or
  * delivered without its stack, is counted under its cause.
  *
  * Counting (record's default): the ring buffer carries one record per new
  * key, and the stack is unwound only then, for a new fingerprint, every
  * targ_sample_every-th check of a key, and for fingerprints the daemon could
- * not resolve; every other check costs two hash look-ups and one read of a
- * stack slot.  bpf/capaudit.h explains the fingerprint.
+ * not resolve.  A check like the one before it on its CPU costs three helper
+ * calls (the task, its registers, one read of a stack slot) and no hash
+ * look-up; bpf/capaudit.h explains the fingerprint and the caches.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -53,6 +54,15 @@ const volatile __u64 targ_thread_size = 16384;	/* THREAD_SIZE, set by the loader
 __u64 armed_ns = 0;
 #define ARMING_GRACE_NS 1000000000ull
 
+/* Per-CPU loss counters and caches, by task->thread_info.cpu (capaudit.h) */
+struct capaudit_cpu cpus[CAPAUDIT_MAX_CPUS] = {};
+
+/* The next free index in a row of "counts" */
+__u32 next_key_idx = 0;
+
+/* Bumped by the daemon after each write to "sites": older cached slots are stale */
+__u32 sites_gen = 0;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 1 << 22);	/* resized by the loader */
@@ -65,17 +75,20 @@ struct {
 	__uint(max_entries, CAPAUDIT_STACK_ENTRIES);
 } stacks SEC(".maps");
 
+/* The key's index in a row of "counts" */
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, CAPAUDIT_CNT_NR);
-	__type(key, __u32);
-	__type(value, __u64);
-} counters SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, CAPAUDIT_COUNT_KEYS);
 	__type(key, struct capaudit_key);
+	__type(value, __u32);
+} keys SEC(".maps");
+
+/* [cpu * CAPAUDIT_COUNT_KEYS + index]: a key's count on a CPU, read by mmap */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, CAPAUDIT_COUNT_KEYS);	/* times the possible CPUs, by the loader */
+	__type(key, __u32);
 	__type(value, __u64);
 } counts SEC(".maps");
 
@@ -85,18 +98,6 @@ struct {
 	__type(key, struct capaudit_fp);
 	__type(value, struct capaudit_site);
 } sites SEC(".maps");
-
-/* the address of a BPF stack slot, stored and read back as a number */
-struct scratch {
-	__u64 sp;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct scratch);
-} scratch SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
@@ -121,12 +122,33 @@ struct {
 	__type(value, struct start);
 } starts SEC(".maps");
 
-static __always_inline void count(__u32 idx)
-{
-	__u64 *c = bpf_map_lookup_elem(&counters, &idx);
+/* What the functions of one check share */
+struct chk {
+	void *ctx;
+	struct capaudit_cpu *pc;	/* this CPU's counters and caches */
+	struct user_namespace *ns;
+	__u32 cpu;
+};
 
-	if (c)
-		*c += 1;	/* per-CPU: no other writer */
+#define READ_ONCE_U32(x) (*(volatile __u32 *)&(x))
+
+/* This CPU's entry: a load from the task, where a per-CPU map is a helper call */
+static __always_inline int this_cpu(struct task_struct *task, struct chk *c)
+{
+	__u32 cpu = task->thread_info.cpu;
+
+	/* cpu < nr_cpu_ids, and the loader refuses more possible CPUs than this */
+	if (cpu >= CAPAUDIT_MAX_CPUS)
+		return -1;
+	c->cpu = cpu;
+	c->pc = &cpus[cpu];
+	return 0;
+}
+
+static __always_inline void count(struct capaudit_cpu *pc, __u32 idx)
+{
+	if (idx < CAPAUDIT_CNT_NR)
+		pc->cnt[idx] += 1;	/* this CPU's: no other writer */
 }
 
 static __always_inline __u32 decode_opts(__u64 arg4)
@@ -157,12 +179,12 @@ static __always_inline int wanted(__u32 tgid, int cap, int ret, __u32 opts)
 	return 1;
 }
 
-static __always_inline __u32 take_stack(void *ctx, __u64 flags)
+static __always_inline __u32 take_stack(const struct chk *c, __u64 flags)
 {
-	long id = bpf_get_stackid(ctx, &stacks, flags);
+	long id = bpf_get_stackid(c->ctx, &stacks, flags);
 
 	if (id < 0) {
-		count(CAPAUDIT_CNT_LOST_STACK);
+		count(c->pc, CAPAUDIT_CNT_LOST_STACK);
 		return CAPAUDIT_NO_STACK;
 	}
 	return id;
@@ -178,6 +200,22 @@ static __always_inline __u64 syscall_nr(struct task_struct *task)
 	if (!regs)
 		return CAPAUDIT_NO_SYSCALL;
 	return regs->orig_ax;
+}
+
+/* bpf_get_current_cgroup_id() without the helper call: the same pointers */
+static __always_inline __u64 cgroup_id(struct task_struct *task)
+{
+	return task->cgroups->dfl_cgrp->kn->id;
+}
+
+/* bpf_get_current_comm() without the helper call (comm is NUL-padded) */
+static __always_inline void comm_of(struct task_struct *task, char *comm)
+{
+	const __u64 *src = (const __u64 *)task->comm;
+	__u64 *dst = (__u64 *)comm;
+
+	dst[0] = src[0];
+	dst[1] = src[1];
 }
 
 /* The record's fields that do not depend on the mode */
@@ -204,94 +242,151 @@ static __always_inline void fill(struct capaudit_event *e, const struct capaudit
 	e->kind = kind;
 	e->depth = k->depth;
 	e->site = k->site;
+	e->key_idx = 0;
+	e->pad = 0;
 }
 
-/* One check, one record (trace, kprobe, a full "counts"); 0 or -1 when lost */
-static __always_inline int send_check(void *ctx, const struct capaudit_key *k,
-				      struct user_namespace *ns, __u32 kind)
+/* One check, one record (trace, kprobe, a full "keys"); 0 or -1 when lost */
+static __always_inline int send_check(const struct chk *c, const struct capaudit_key *k,
+				      __u32 kind)
 {
 	struct capaudit_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 
 	if (!e) {
 		if (kind != CAPAUDIT_REC_SAMPLE)
-			count(CAPAUDIT_CNT_LOST_RINGBUF);
+			count(c->pc, CAPAUDIT_CNT_LOST_RINGBUF);
 		return -1;
 	}
-	fill(e, k, ns, kind);
+	fill(e, k, c->ns, kind);
 	if (kind != CAPAUDIT_REC_KEY && e->kstack_id == CAPAUDIT_NO_STACK && targ_kernel_stack)
-		e->kstack_id = take_stack(ctx, 0);
+		e->kstack_id = take_stack(c, 0);
 	if (targ_user_stack)
-		e->ustack_id = take_stack(ctx, BPF_F_USER_STACK);
+		e->ustack_id = take_stack(c, BPF_F_USER_STACK);
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }
 
-/* A new key: its record first, so that every key in "counts" has one */
-static __always_inline void new_key(void *ctx, struct capaudit_key *k, struct user_namespace *ns)
+static __always_inline int key_equal(const struct capaudit_key *a, const struct capaudit_key *b)
+{
+	const __u64 *x = (const __u64 *)a, *y = (const __u64 *)b;
+	__u64 diff = 0;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < sizeof(*a) / sizeof(__u64); i++)
+		diff |= x[i] ^ y[i];
+	return !diff;
+}
+
+static __always_inline void key_cache(struct capaudit_cpu *pc, const struct capaudit_key *k,
+				      __u32 idx)
+{
+	pc->key = *k;
+	pc->key_idx = idx;
+	pc->key_ok = 1;
+}
+
+/* The key's count on this CPU (an array look-up: inlined by the verifier) */
+static __always_inline __u64 *key_count(const struct chk *c, __u32 idx)
+{
+	__u32 i = c->cpu * CAPAUDIT_COUNT_KEYS + idx;
+
+	return bpf_map_lookup_elem(&counts, &i);
+}
+
+/* A new key: its record first, so that every key in "keys" has one */
+static __always_inline void new_key(const struct chk *c, struct capaudit_key *k)
 {
 	struct capaudit_event *e;
-	__u64 zero = 0, *c;
-	__u32 stack = k->kstack_id;
+	__u32 stack = k->kstack_id, idx, *found;
+	__u64 *n;
 
 	/* a key by site has no stack id in it, but its record has the stack */
 	if (k->site && targ_kernel_stack)
-		stack = take_stack(ctx, 0);
+		stack = take_stack(c, 0);
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
-		count(CAPAUDIT_CNT_LOST_RINGBUF);
+		count(c->pc, CAPAUDIT_CNT_LOST_RINGBUF);
 		return;
 	}
-	fill(e, k, ns, CAPAUDIT_REC_KEY);
+	fill(e, k, c->ns, CAPAUDIT_REC_KEY);
 	e->kstack_id = stack;
 	if (targ_user_stack)
-		e->ustack_id = take_stack(ctx, BPF_F_USER_STACK);
-	if (!bpf_map_update_elem(&counts, k, &zero, BPF_NOEXIST)) {
-		bpf_ringbuf_submit(e, 0);
-		return;
+		e->ustack_id = take_stack(c, BPF_F_USER_STACK);
+	/* read first, so that a full row stops the index from growing */
+	if (READ_ONCE_U32(next_key_idx) < CAPAUDIT_COUNT_KEYS) {
+		idx = __sync_fetch_and_add(&next_key_idx, 1);
+		if (idx < CAPAUDIT_COUNT_KEYS && !bpf_map_update_elem(&keys, k, &idx, BPF_NOEXIST)) {
+			e->key_idx = idx;
+			key_cache(c->pc, k, idx);
+			bpf_ringbuf_submit(e, 0);
+			return;
+		}
 	}
-	/* another CPU made it meanwhile, or the map is full */
-	c = bpf_map_lookup_elem(&counts, k);
-	if (c) {
-		bpf_ringbuf_discard(e, 0);
-		*c += 1;
-		count(CAPAUDIT_CNT_COUNTED);
-		return;
+	/* another CPU made it meanwhile (idx is left unused), or no index is left */
+	found = bpf_map_lookup_elem(&keys, k);
+	if (found) {
+		idx = *found;
+		n = key_count(c, idx);
+		if (n) {
+			bpf_ringbuf_discard(e, 0);
+			key_cache(c->pc, k, idx);
+			*n += 1;
+			count(c->pc, CAPAUDIT_CNT_COUNTED);
+			return;
+		}
 	}
-	count(CAPAUDIT_CNT_KEYS_FULL);
+	count(c->pc, CAPAUDIT_CNT_KEYS_FULL);
 	e->kind = CAPAUDIT_REC_CHECK;
 	bpf_ringbuf_submit(e, 0);
 }
 
-static __always_inline void count_key(void *ctx, struct capaudit_key *k, struct user_namespace *ns)
+static __always_inline void count_key(const struct chk *c, struct capaudit_key *k)
 {
-	__u64 *c = bpf_map_lookup_elem(&counts, k);
+	struct capaudit_cpu *pc = c->pc;
+	__u32 idx, *found;
+	__u64 *n;
 
-	if (!c) {
-		new_key(ctx, k, ns);
+	if (pc->key_ok && key_equal(&pc->key, k)) {
+		idx = pc->key_idx;
+	} else {
+		found = bpf_map_lookup_elem(&keys, k);
+		if (!found) {
+			new_key(c, k);
+			return;
+		}
+		idx = *found;
+		key_cache(pc, k, idx);
+	}
+	n = key_count(c, idx);
+	if (!n) {
+		/* not reached: every index in "keys" is below CAPAUDIT_COUNT_KEYS */
+		count(pc, CAPAUDIT_CNT_KEYS_FULL);
+		send_check(c, k, CAPAUDIT_REC_CHECK);
 		return;
 	}
-	*c += 1;	/* per-CPU: no other writer */
-	count(CAPAUDIT_CNT_COUNTED);
-	if (k->site && !(*c & (targ_sample_every - 1)))
-		send_check(ctx, k, ns, CAPAUDIT_REC_SAMPLE);
+	*n += 1;	/* this CPU's: no other writer */
+	count(pc, CAPAUDIT_CNT_COUNTED);
+	if (k->site && !(*n & (targ_sample_every - 1)))
+		send_check(c, k, CAPAUDIT_REC_SAMPLE);
 }
 
 /* The first check of a fingerprint, with the raw stack above the BPF frame */
-static __always_inline void learn(void *ctx, struct capaudit_key *k, struct user_namespace *ns,
-				  __u32 depth, __u64 sp)
+static __always_inline void learn(const struct chk *c, struct capaudit_key *k, __u32 depth,
+				  __u64 sp)
 {
 	struct capaudit_learn *l = bpf_ringbuf_reserve(&events, sizeof(*l), 0);
 	__u64 room = targ_thread_size - depth;
 
 	if (!l) {
-		count(CAPAUDIT_CNT_LOST_RINGBUF);
+		count(c->pc, CAPAUDIT_CNT_LOST_RINGBUF);
 		return;
 	}
-	fill(&l->e, k, ns, CAPAUDIT_REC_LEARN);
+	fill(&l->e, k, c->ns, CAPAUDIT_REC_LEARN);
 	l->e.depth = depth;
-	l->e.kstack_id = take_stack(ctx, 0);
+	l->e.kstack_id = take_stack(c, 0);
 	if (targ_user_stack)
-		l->e.ustack_id = take_stack(ctx, BPF_F_USER_STACK);
+		l->e.ustack_id = take_stack(c, BPF_F_USER_STACK);
 	__builtin_memset(l->window, 0, sizeof(l->window));
 	if (room > sizeof(l->window))
 		room = sizeof(l->window);
@@ -302,56 +397,85 @@ static __always_inline void learn(void *ctx, struct capaudit_key *k, struct user
 }
 
 /* This frame's address as a number, and its offset in the task's stack */
-static __always_inline int frame_depth(struct task_struct *task, __u64 *ret_sp, __u32 *ret_depth)
+static __always_inline int frame_depth(struct capaudit_cpu *pc, struct task_struct *task,
+				       __u64 *ret_sp, __u32 *ret_depth)
 {
-	__u32 zero = 0;
-	struct scratch *sc = bpf_map_lookup_elem(&scratch, &zero);
 	__u64 base = (__u64)task->stack;
 	volatile __u64 here = 0;
 
-	if (!sc)
-		return -1;
-	sc->sp = (__u64)&here;	/* a pointer leak: the verifier allows it with CAP_PERFMON */
-	*ret_sp = *(volatile __u64 *)&sc->sp;
+	pc->sp = (__u64)&here;	/* a pointer leak: the verifier allows it with CAP_PERFMON */
+	*ret_sp = *(volatile __u64 *)&pc->sp;
 	if (*ret_sp < base || *ret_sp - base >= targ_thread_size)
 		return -1;	/* not on the task's stack (an interrupt's) */
 	*ret_depth = *ret_sp - base;
 	return 0;
 }
 
+static __always_inline int fp_equal(const struct capaudit_fp *a, const struct capaudit_fp *b)
+{
+	const __u64 *x = (const __u64 *)a, *y = (const __u64 *)b;
+
+	return x[0] == y[0] && x[1] == y[1];
+}
+
+/*
+ * The slot of fingerprint fp: 0 with *ret_slot, 1 when fp is new and its
+ * LEARN record is to be sent, -1 when it is to be keyed by stack.
+ */
+static __always_inline int fp_slot(struct capaudit_cpu *pc, const struct capaudit_fp *fp,
+				   __u32 *ret_slot)
+{
+	struct capaudit_site *st, pending = { CAPAUDIT_SITE_PENDING, 0 };
+	__u32 gen = READ_ONCE_U32(sites_gen);	/* before the look-up: see capaudit.h */
+
+	if (pc->fp_ok && pc->fp_gen == gen && fp_equal(&pc->fp, fp)) {
+		*ret_slot = pc->fp_slot;
+		return 0;
+	}
+	st = bpf_map_lookup_elem(&sites, fp);
+	if (!st)
+		return bpf_map_update_elem(&sites, fp, &pending, BPF_NOEXIST) ? -1 : 1;
+	if (st->state != CAPAUDIT_SITE_READY || st->slot >= CAPAUDIT_WINDOW_SLOTS)
+		return -1;
+	*ret_slot = st->slot;
+	pc->fp = *fp;
+	pc->fp_slot = st->slot;
+	pc->fp_gen = gen;
+	pc->fp_ok = 1;
+	return 0;
+}
+
 /* COUNT mode: the call site from its stack slot, or by the stack when unknown */
-static __always_inline void count_by_site(void *ctx, struct task_struct *task,
-					  struct capaudit_key *k, struct user_namespace *ns)
+static __always_inline void count_by_site(const struct chk *c, struct task_struct *task,
+					  struct capaudit_key *k)
 {
 	struct capaudit_fp fp = { .cap = k->cap, .syscall_nr = k->syscall_nr };
-	struct capaudit_site *st, pending = { CAPAUDIT_SITE_PENDING, 0 };
 	__u64 sp, site = 0;
+	__u32 slot = 0;
+	int err;
 
 	if (!targ_kernel_stack) {
-		count_key(ctx, k, ns);	/* by everything but the call site */
+		count_key(c, k);	/* by everything but the call site */
 		return;
 	}
-	if (frame_depth(task, &sp, &fp.depth))
+	if (frame_depth(c->pc, task, &sp, &fp.depth))
 		goto by_stack;
-	st = bpf_map_lookup_elem(&sites, &fp);
-	if (!st) {
-		if (!bpf_map_update_elem(&sites, &fp, &pending, BPF_NOEXIST)) {
-			learn(ctx, k, ns, fp.depth, sp);
-			return;
-		}
-		goto by_stack;
+	err = fp_slot(c->pc, &fp, &slot);
+	if (err > 0) {
+		learn(c, k, fp.depth, sp);
+		return;
 	}
-	if (st->state != CAPAUDIT_SITE_READY || st->slot >= CAPAUDIT_WINDOW_SLOTS)
+	if (err || slot >= CAPAUDIT_WINDOW_SLOTS)
 		goto by_stack;
-	if (bpf_probe_read_kernel(&site, sizeof(site), (void *)(sp + st->slot * 8ull)) || !site)
+	if (bpf_probe_read_kernel(&site, sizeof(site), (void *)(sp + slot * 8ull)) || !site)
 		goto by_stack;
 	k->site = site;
 	k->depth = fp.depth;
-	count_key(ctx, k, ns);
+	count_key(c, k);
 	return;
 by_stack:
-	k->kstack_id = take_stack(ctx, 0);
-	count_key(ctx, k, ns);
+	k->kstack_id = take_stack(c, 0);
+	count_key(c, k);
 }
 
 /*
@@ -359,39 +483,42 @@ by_stack:
  * take it here when the kernel stack is wanted.  flags: what the caller
  * knows (CAPAUDIT_F_KPROBE, CAPAUDIT_F_USERNS_INIT).
  *
- * The task and its registers are BTF pointers, loaded from directly (one
- * instruction each); a probe read is a helper call, and this is the path
+ * The task and what hangs from it are BTF pointers, loaded from directly
+ * (one instruction each); a helper call costs more, and this is the path
  * every check takes.  The caller reads ns the way its program type allows.
  */
 static __always_inline int emit(void *ctx, const struct cred *cred, struct user_namespace *ns,
 				int cap, __u64 arg4, int ret, __u32 flags, __u32 kstack_id)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	__u64 id = bpf_get_current_pid_tgid();
+	struct chk c = { .ctx = ctx, .ns = ns };
 	struct capaudit_key k = {};
+	__u32 tgid = task->tgid;
 
-	k.opts = decode_opts(arg4);
-	if (!wanted(id >> 32, cap, ret, k.opts))
+	if (this_cpu(task, &c))
 		return 0;
-	count(CAPAUDIT_CNT_SEEN);
-	k.cgroup_id = bpf_get_current_cgroup_id();
+	k.opts = decode_opts(arg4);
+	if (!wanted(tgid, cap, ret, k.opts))
+		return 0;
+	count(c.pc, CAPAUDIT_CNT_SEEN);
+	k.cgroup_id = cgroup_id(task);
 	k.syscall_nr = syscall_nr(task);
 	k.kstack_id = kstack_id;
-	k.pid = id >> 32;
+	k.pid = tgid;
 	k.cap = cap;
 	k.ret = ret;
 	k.flags = flags;
 	if (cred != task->real_cred)
 		k.flags |= CAPAUDIT_F_CRED_OTHER;
-	bpf_get_current_comm(k.comm, sizeof(k.comm));
+	comm_of(task, k.comm);
 	if (targ_mode == CAPAUDIT_MODE_COUNT && !targ_user_stack)
-		count_by_site(ctx, task, &k, ns);
+		count_by_site(&c, task, &k);
 	else if (targ_mode == CAPAUDIT_MODE_COUNT_STACK && !targ_user_stack) {
 		if (k.kstack_id == CAPAUDIT_NO_STACK && targ_kernel_stack)
-			k.kstack_id = take_stack(ctx, 0);
-		count_key(ctx, &k, ns);
+			k.kstack_id = take_stack(&c, 0);
+		count_key(&c, &k);
 	} else
-		send_check(ctx, &k, ns, CAPAUDIT_REC_CHECK);
+		send_check(&c, &k, CAPAUDIT_REC_CHECK);
 	return 0;
 }
 
@@ -409,6 +536,7 @@ int BPF_KPROBE(capaudit_kprobe, const struct cred *cred, struct user_namespace *
 	       unsigned int arg4)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct chk c = { .ctx = ctx, .ns = ns };
 	struct start s = {
 		.cred = cred,
 		.ns = ns,
@@ -417,16 +545,16 @@ int BPF_KPROBE(capaudit_kprobe, const struct cred *cred, struct user_namespace *
 		.kstack_id = CAPAUDIT_NO_STACK,
 	};
 
-	if (!armed_ns)
+	if (!armed_ns || this_cpu(bpf_get_current_task_btf(), &c))
 		return 0;
 	/* the stack is taken here: at return the frame of the check is gone */
 	if (targ_kernel_stack)
-		s.kstack_id = take_stack(ctx, 0);
+		s.kstack_id = take_stack(&c, 0);
 	/* an entry left from before is a return the kretprobe missed */
 	if (bpf_map_lookup_elem(&starts, &tid))
-		count(CAPAUDIT_CNT_MISMATCH);
+		count(c.pc, CAPAUDIT_CNT_MISMATCH);
 	if (bpf_map_update_elem(&starts, &tid, &s, BPF_ANY))
-		count(CAPAUDIT_CNT_MISMATCH);
+		count(c.pc, CAPAUDIT_CNT_MISMATCH);
 	return 0;
 }
 
@@ -437,11 +565,13 @@ int BPF_KRETPROBE(capaudit_kretprobe, int ret)
 	struct start *s = bpf_map_lookup_elem(&starts, &tid);
 	__u32 flags = CAPAUDIT_F_KPROBE;
 	struct user_namespace *ns;
+	struct chk c = {};
 	int err;
 
 	if (!s) {
-		if (armed_ns && bpf_ktime_get_ns() - armed_ns > ARMING_GRACE_NS)
-			count(CAPAUDIT_CNT_MISMATCH);
+		if (armed_ns && bpf_ktime_get_ns() - armed_ns > ARMING_GRACE_NS &&
+		    !this_cpu(bpf_get_current_task_btf(), &c))
+			count(c.pc, CAPAUDIT_CNT_MISMATCH);
 		return 0;
 	}
 	ns = s->ns;	/* our own struct: no CO-RE relocation on it */

@@ -31,11 +31,14 @@
 					 * --unwind-every-check) */
 
 /*
- * In the counting modes a check is counted in the per-CPU hash "counts"
- * under a struct capaudit_key, and only the first check of a key comes over
- * the ring buffer (CAPAUDIT_REC_KEY, carrying the stack).  The daemon reads
- * the totals at each flush; it never deletes a key (a delete would race the
- * increments), so a key's delta is its total minus the total read before.
+ * In the counting modes a check is counted under a struct capaudit_key: the
+ * hash "keys" gives each key an index, and "counts" (an mmapable array, one
+ * row of CAPAUDIT_COUNT_KEYS per possible CPU) holds the key's count on
+ * each CPU at [cpu * CAPAUDIT_COUNT_KEYS + index].  Only the first check of
+ * a key comes over the ring buffer (CAPAUDIT_REC_KEY, carrying the stack and
+ * the index).  The daemon reads the rows at each flush; a key is never
+ * deleted and an index never reused (a delete would race the increments),
+ * so a key's delta is its total minus the total read before.
  *
  * In CAPAUDIT_MODE_COUNT the call site comes without unwinding: the stack
  * of a given call path has the same depth every time, so a fingerprint
@@ -47,6 +50,13 @@
  * checked again every targ_sample_every checks (CAPAUDIT_REC_SAMPLE); a key
  * whose unwound call site is not its slot's makes the daemon mark the
  * fingerprint CAPAUDIT_SITE_UNWIND, whose checks are then keyed by stack.
+ *
+ * Each CPU keeps its last key with its index, and its last fingerprint with
+ * a READY slot (struct capaudit_cpu), so that a check like the one before
+ * it costs no hash look-up.  A key's index never changes; a fingerprint's
+ * slot can (READY to UNWIND), so the daemon bumps sites_gen after every
+ * write to "sites" and a cached slot read under an older sites_gen is not
+ * used.
  */
 #define CAPAUDIT_REC_CHECK	0	/* one check, counted by the record */
 #define CAPAUDIT_REC_KEY	1	/* first check of a new key, counted by the record */
@@ -56,7 +66,7 @@
 					 * stack, to check the key's call site */
 
 #define CAPAUDIT_WINDOW_SLOTS	128	/* raw stack slots in a LEARN record */
-#define CAPAUDIT_COUNT_KEYS	16384	/* keys in "counts" */
+#define CAPAUDIT_COUNT_KEYS	16384	/* keys in "keys", indexes in a row of "counts" */
 #define CAPAUDIT_SITE_ENTRIES	4096	/* fingerprints in "sites" */
 #define CAPAUDIT_SAMPLE_EVERY	1024	/* default targ_sample_every (a power of two) */
 
@@ -91,14 +101,35 @@ struct capaudit_key {
 	char comm[CAPAUDIT_COMM_LEN];
 };
 
-/* Indexes of the per-CPU counters map "counters" */
+/* Indexes of struct capaudit_cpu.cnt, the loss counters */
 #define CAPAUDIT_CNT_SEEN	0	/* checks that passed the filters */
 #define CAPAUDIT_CNT_LOST_RINGBUF 1	/* ring buffer full: event not delivered */
 #define CAPAUDIT_CNT_LOST_STACK	2	/* bpf_get_stackid() failed: no stack */
 #define CAPAUDIT_CNT_MISMATCH	3	/* kretprobe without kprobe entry (or the reverse) */
 #define CAPAUDIT_CNT_COUNTED	4	/* of SEEN: counted in "counts", not by a record */
-#define CAPAUDIT_CNT_KEYS_FULL	5	/* "counts" full: the check came as a record */
+#define CAPAUDIT_CNT_KEYS_FULL	5	/* "keys" full: the check came as a record */
 #define CAPAUDIT_CNT_NR		6
+
+#define CAPAUDIT_MAX_CPUS	1024	/* possible CPUs; the loader refuses more */
+
+/*
+ * One per CPU in the program's .bss (cpus[]), indexed by the CPU the task
+ * runs on (task->thread_info.cpu: a load, where a per-CPU map costs a
+ * helper call).  The daemon sums cnt over the CPUs and never reads the rest,
+ * the hot path's caches.  Three cache lines, so no two CPUs share one.
+ */
+struct capaudit_cpu {
+	__u64 cnt[CAPAUDIT_CNT_NR];	/* CAPAUDIT_CNT_* */
+	__u64 sp;			/* this frame's address, stored and read back */
+	struct capaudit_key key;	/* the last key counted on this CPU */
+	struct capaudit_fp fp;		/* the last fingerprint found READY */
+	__u32 key_idx;			/* key's index, when key_ok */
+	__u32 key_ok;
+	__u32 fp_slot;			/* fp's slot, when fp_ok and fp_gen is sites_gen */
+	__u32 fp_gen;
+	__u32 fp_ok;
+	__u32 pad[7];
+};
 
 /* Meaning of cap_capable()'s fourth argument, set by the loader from BTF */
 #define CAPAUDIT_ARG4_OPTS	0	/* unsigned int opts: CAP_OPT_* bits (5.1+) */
@@ -123,6 +154,8 @@ struct capaudit_event {
 	__u32 kind;		/* CAPAUDIT_REC_* */
 	__u32 depth;		/* fingerprint depth (LEARN, and KEY, SAMPLE with a site) */
 	__u64 site;		/* the key's site (KEY, SAMPLE), else 0 */
+	__u32 key_idx;		/* KEY: the key's index in a row of "counts" */
+	__u32 pad;
 };
 
 /* A CAPAUDIT_REC_LEARN record: the check and the raw stack above its frame */

@@ -11,10 +11,11 @@
 
 #include "events.h"
 
-_Static_assert(sizeof(struct capaudit_event) == 104, "the BPF record layout changed");
-_Static_assert(sizeof(struct capaudit_learn) == 104 + 8 * CAPAUDIT_WINDOW_SLOTS,
+_Static_assert(sizeof(struct capaudit_event) == 112, "the BPF record layout changed");
+_Static_assert(sizeof(struct capaudit_learn) == 112 + 8 * CAPAUDIT_WINDOW_SLOTS,
 	       "the BPF learn record layout changed");
 _Static_assert(sizeof(struct capaudit_key) == 72, "the BPF key layout changed");
+_Static_assert(sizeof(struct capaudit_cpu) == 192, "struct capaudit_cpu: three cache lines");
 
 int events__decode(const void *data, size_t size, struct capaudit_event *ret_event)
 {

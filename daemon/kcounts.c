@@ -2,44 +2,35 @@
 /*
  * kcounts.c: where the checks counted in the kernel meet the agg.
  *
- * The BPF program never sends most checks: it counts them in the per-CPU
- * hash "counts" by struct capaudit_key, and sends one KEY record per new
- * key.  This file remembers each key's attribution (the struct check its KEY
+ * The BPF program never sends most checks: it gives each struct
+ * capaudit_key an index and counts its checks per CPU in "counts", which
+ * the daemon maps, and sends one KEY record (with the index) per new key.
+ * This file remembers each index's attribution (the struct check its KEY
  * record became), resolves fingerprints from LEARN records into "sites",
- * and at each flush reads the keys' totals: a total only grows (keys are
- * never deleted: a delete would race an increment on another CPU), so what
- * it grew by since the last read is exact.
+ * and at each flush sums each index's row entries: a total only grows (an
+ * index is never reused: a delete would race an increment on another CPU),
+ * so what it grew by since the last read is exact.
  */
 #include <errno.h>
-#include <search.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 
 #include "agg.h"
 #include "kcounts.h"
 #include "stacks.h"
 
 struct kkey {
-	struct capaudit_key key;
 	struct check c;		/* strings owned: freed with the kkey */
 	__u64 last_total;
 };
 
 struct kcounts {
-	int counts_fd, sites_fd;
-	int ncpus;
-	void *tree;		/* tsearch() tree of struct kkey by key */
-	__u64 *vals;		/* one per possible CPU */
+	struct kcounts_maps maps;
+	struct kkey *by_idx[CAPAUDIT_COUNT_KEYS];	/* NULL: no KEY record yet */
+	__u32 max_idx;		/* one past the highest index known */
 	struct kcounts_stats stats;
 };
-
-static int kkey_cmp(const void *a, const void *b)
-{
-	return memcmp(&((const struct kkey *)a)->key, &((const struct kkey *)b)->key,
-		      sizeof(struct capaudit_key));
-}
 
 static void kkey__free(void *p)
 {
@@ -54,51 +45,28 @@ static void kkey__free(void *p)
 	free(k);
 }
 
-struct kcounts *kcounts__new(int counts_fd, int sites_fd)
+struct kcounts *kcounts__new(const struct kcounts_maps *maps)
 {
-	struct kcounts *kc = calloc(1, sizeof(*kc));
+	struct kcounts *kc;
 
+	if (!maps->counts || maps->ncpus < 1)
+		return NULL;
+	kc = calloc(1, sizeof(*kc));
 	if (!kc)
 		return NULL;
-	kc->counts_fd = counts_fd;
-	kc->sites_fd = sites_fd;
-	kc->ncpus = libbpf_num_possible_cpus();
-	if (kc->ncpus < 1)
-		goto out_free_kc;
-	kc->vals = calloc(kc->ncpus, sizeof(*kc->vals));
-	if (!kc->vals)
-		goto out_free_kc;
+	kc->maps = *maps;
 	return kc;
-
-out_free_kc:
-	free(kc);
-	return NULL;
 }
 
 void kcounts__free(struct kcounts *kc)
 {
+	__u32 i;
+
 	if (!kc)
 		return;
-	tdestroy(kc->tree, kkey__free);
-	free(kc->vals);
+	for (i = 0; i < kc->max_idx; i++)
+		kkey__free(kc->by_idx[i]);
 	free(kc);
-}
-
-/* The key a record was counted under: the record's fields, as BPF set them */
-static void key_of(const struct capaudit_event *e, struct capaudit_key *ret_key)
-{
-	memset(ret_key, 0, sizeof(*ret_key));
-	ret_key->cgroup_id = e->cgroup_id;
-	ret_key->syscall_nr = e->syscall_nr;
-	ret_key->site = e->site;
-	ret_key->kstack_id = e->site ? CAPAUDIT_NO_STACK : e->kstack_id;
-	ret_key->pid = e->pid;
-	ret_key->cap = e->cap;
-	ret_key->ret = e->ret;
-	ret_key->opts = e->opts;
-	ret_key->flags = e->flags;
-	ret_key->depth = e->depth;
-	memcpy(ret_key->comm, e->comm, sizeof(ret_key->comm));
 }
 
 static void set_site(struct kcounts *kc, const struct capaudit_event *e, __u32 state, __u32 slot)
@@ -106,7 +74,12 @@ static void set_site(struct kcounts *kc, const struct capaudit_event *e, __u32 s
 	struct capaudit_fp fp = { .depth = e->depth, .cap = e->cap, .syscall_nr = e->syscall_nr };
 	struct capaudit_site st = { .state = state, .slot = slot };
 
-	bpf_map_update_elem(kc->sites_fd, &fp, &st, BPF_ANY);
+	if (kc->maps.sites_fd < 0)
+		return;
+	bpf_map_update_elem(kc->maps.sites_fd, &fp, &st, BPF_ANY);
+	/* after the write: a slot cached before it is not used again */
+	if (kc->maps.sites_gen)
+		__atomic_fetch_add(kc->maps.sites_gen, 1, __ATOMIC_SEQ_CST);
 }
 
 /* A site read from a slot that is not the unwound call site: unwind instead */
@@ -127,12 +100,16 @@ static char *dup_or_null(const char *s)
 int kcounts__add_key(struct kcounts *kc, const struct capaudit_event *e, const struct check *c,
 		     const struct stack_info *si)
 {
-	struct kkey *k = calloc(1, sizeof(*k)), **found;
+	struct kkey *k;
 
 	check_site(kc, e, si);
+	if (e->key_idx >= CAPAUDIT_COUNT_KEYS)
+		return -ERANGE;
+	if (kc->by_idx[e->key_idx])
+		return -EEXIST;
+	k = calloc(1, sizeof(*k));
 	if (!k)
 		return -ENOMEM;
-	key_of(e, &k->key);
 	k->c = *c;
 	k->c.call_site = dup_or_null(c->call_site);
 	k->c.syscall = dup_or_null(c->syscall);
@@ -141,13 +118,9 @@ int kcounts__add_key(struct kcounts *kc, const struct capaudit_event *e, const s
 	if ((c->call_site && !k->c.call_site) || (c->syscall && !k->c.syscall) ||
 	    (c->workload && !k->c.workload) || (c->comm && !k->c.comm))
 		goto out_free_key;
-	found = tsearch(k, &kc->tree, kkey_cmp);
-	if (!found)
-		goto out_free_key;
-	if (*found != k) {
-		kkey__free(k);
-		return -EEXIST;
-	}
+	kc->by_idx[e->key_idx] = k;
+	if (e->key_idx >= kc->max_idx)
+		kc->max_idx = e->key_idx + 1;
 	kc->stats.keys++;
 	return 0;
 
@@ -190,42 +163,37 @@ void kcounts__check_sample(struct kcounts *kc, const struct capaudit_event *e,
 	check_site(kc, e, si);
 }
 
-/* A key's total over the CPUs, or -errno */
-static int read_total(struct kcounts *kc, const struct capaudit_key *key, __u64 *ret_total)
+/* An index's total over the CPUs' rows (another CPU may be adding to it) */
+static __u64 read_total(const struct kcounts *kc, __u32 idx)
 {
+	__u64 total = 0;
 	int cpu;
 
-	if (bpf_map_lookup_elem(kc->counts_fd, key, kc->vals))
-		return -errno;
-	*ret_total = 0;
-	for (cpu = 0; cpu < kc->ncpus; cpu++)
-		*ret_total += kc->vals[cpu];
-	return 0;
+	for (cpu = 0; cpu < kc->maps.ncpus; cpu++)
+		total += kc->maps.counts[(size_t)cpu * CAPAUDIT_COUNT_KEYS + idx];
+	return total;
 }
 
 long long kcounts__collect(struct kcounts *kc, struct agg *agg, __u64 ts_ns)
 {
-	struct capaudit_key key, next;
-	struct kkey probe, **found;
 	long long added = 0;
-	__u64 total = 0;
-	void *prev = NULL;
+	__u64 total;
+	struct kkey *k;
+	__u32 idx;
 
-	while (!bpf_map_get_next_key(kc->counts_fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		probe.key = key;
-		found = tfind(&probe, &kc->tree, kkey_cmp);
-		if (!found || read_total(kc, &key, &total))
+	for (idx = 0; idx < kc->max_idx; idx++) {
+		k = kc->by_idx[idx];
+		if (!k)
 			continue;	/* its KEY record is still in the ring buffer */
-		if (total <= (*found)->last_total)
+		total = read_total(kc, idx);
+		if (total <= k->last_total)
 			continue;
-		(*found)->c.ts_ns = ts_ns;
-		agg__add_n(agg, &(*found)->c, total - (*found)->last_total);
-		added += total - (*found)->last_total;
-		(*found)->last_total = total;
+		k->c.ts_ns = ts_ns;
+		agg__add_n(agg, &k->c, total - k->last_total);
+		added += total - k->last_total;
+		k->last_total = total;
 	}
-	return errno == ENOENT ? added : -errno;
+	return added;
 }
 
 void kcounts__stats(const struct kcounts *kc, struct kcounts_stats *ret_stats)

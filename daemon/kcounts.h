@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kcounts.h: the checks the BPF program counts in the kernel (the counting
- * modes, bpf/capaudit.h).  A KEY record names a key and how its checks are
- * attributed; a LEARN record resolves a fingerprint's call-site slot into
- * the "sites" map; at each flush the keys' totals are read and what they
- * grew by since the last read is added to the agg.
+ * modes, bpf/capaudit.h).  A KEY record names a key, its index and how its
+ * checks are attributed; a LEARN record resolves a fingerprint's call-site
+ * slot into the "sites" map; at each flush the keys' totals are read from
+ * the mapped "counts" and what they grew by since the last read is added to
+ * the agg.
  */
 #ifndef CAPAUDIT_KCOUNTS_H
 #define CAPAUDIT_KCOUNTS_H
@@ -29,15 +30,23 @@ struct kcounts_stats {
 	__u64 samples;		/* SAMPLE records checked */
 };
 
-/* counts_fd, sites_fd: the maps (loader__counts_fd(), loader__sites_fd()) */
-struct kcounts *kcounts__new(int counts_fd, int sites_fd);
+/* The BPF program's maps, as kcounts reads and writes them (loader.c) */
+struct kcounts_maps {
+	const volatile __u64 *counts;	/* ncpus rows of CAPAUDIT_COUNT_KEYS counts */
+	int ncpus;
+	int sites_fd;			/* "sites", or -1 (nothing to write) */
+	volatile __u32 *sites_gen;	/* bumped after each write to "sites", or NULL */
+};
+
+struct kcounts *kcounts__new(const struct kcounts_maps *maps);
 void kcounts__free(struct kcounts *kc);
 
 /*
  * The KEY record e, attributed as c (strings are copied), becomes known:
  * its later checks are counted at kcounts__collect().  A key whose site is
  * not the unwound call site (si) sends its fingerprint to unwinding.
- * 0, -EEXIST (known already; ignored) or -ENOMEM.
+ * 0, -EEXIST (its index is known already; ignored), -ERANGE (an index
+ * beyond a row: the record is not trusted) or -ENOMEM.
  */
 int kcounts__add_key(struct kcounts *kc, const struct capaudit_event *e, const struct check *c,
 		     const struct stack_info *si);
@@ -53,7 +62,7 @@ void kcounts__check_sample(struct kcounts *kc, const struct capaudit_event *e,
 /*
  * Reads every key's total and adds what it grew by to agg, at ts_ns.  Keys
  * whose KEY record was not handled yet wait for the next call.  Returns the
- * number of checks added, or -errno (nothing is lost: the totals stay).
+ * number of checks added (the totals stay in the kernel: nothing is lost).
  */
 long long kcounts__collect(struct kcounts *kc, struct agg *agg, __u64 ts_ns);
 

@@ -15,10 +15,12 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/capability.h>
+#include <sys/mman.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "capaudit.h"
 #include "capaudit.skel.h"
 #include "loader.h"
 
@@ -33,6 +35,9 @@ struct loader {
 	struct capaudit_bpf *skel;
 	int cgroup_fd;
 	bool kprobe;
+	int ncpus;		/* possible CPUs: rows of "counts", entries of cpus[] */
+	void *counts;		/* "counts", mapped read-only */
+	size_t counts_len;
 };
 
 /* The last libbpf messages, for the verifier log's tail on a failed load. */
@@ -287,11 +292,51 @@ static void arm(struct capaudit_bpf *skel)
 	skel->bss->armed_ns = ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
+/* One row of "counts" and one entry of cpus[] per possible CPU */
+static int size_per_cpu(struct loader *l)
+{
+	l->ncpus = libbpf_num_possible_cpus();
+	if (l->ncpus < 0) {
+		fprintf(stderr, "capaudit: cannot read the possible CPUs "
+				"(/sys/devices/system/cpu/possible): %s\n",
+			strerror(-l->ncpus));
+		return l->ncpus;
+	}
+	if (l->ncpus > CAPAUDIT_MAX_CPUS) {
+		fprintf(stderr, "capaudit: this machine has %d possible CPUs; capaudit is built "
+				"for at most %d: rebuild it with a larger CAPAUDIT_MAX_CPUS "
+				"(bpf/capaudit.h)\n",
+			l->ncpus, CAPAUDIT_MAX_CPUS);
+		return -E2BIG;
+	}
+	return bpf_map__set_max_entries(l->skel->maps.counts,
+					(__u32)l->ncpus * CAPAUDIT_COUNT_KEYS);
+}
+
+static int map_counts(struct loader *l)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	l->counts_len = (size_t)l->ncpus * CAPAUDIT_COUNT_KEYS * sizeof(__u64);
+	l->counts_len = (l->counts_len + page - 1) / page * page;
+	l->counts = mmap(NULL, l->counts_len, PROT_READ, MAP_SHARED,
+			 bpf_map__fd(l->skel->maps.counts), 0);
+	if (l->counts == MAP_FAILED) {
+		l->counts = NULL;
+		fprintf(stderr, "capaudit: cannot map the BPF counts: %s\n", strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
 static int load_and_attach(struct loader *l, const struct loader_opts *opts)
 {
 	struct capaudit_bpf *skel = l->skel;
 	int err;
 
+	err = size_per_cpu(l);
+	if (err)
+		return err;
 	bpf_program__set_autoload(skel->progs.capaudit_fexit, !l->kprobe);
 	bpf_program__set_autoload(skel->progs.capaudit_kprobe, l->kprobe);
 	bpf_program__set_autoload(skel->progs.capaudit_kretprobe, l->kprobe);
@@ -303,6 +348,9 @@ static int load_and_attach(struct loader *l, const struct loader_opts *opts)
 		print_log_tail(20);
 		return err;
 	}
+	err = map_counts(l);
+	if (err)
+		return err;
 	if (opts->cgroup_path) {
 		err = set_cgroup_filter(l, opts->cgroup_path);
 		if (err)
@@ -363,6 +411,8 @@ void loader__free(struct loader *l)
 {
 	if (!l)
 		return;
+	if (l->counts)
+		munmap(l->counts, l->counts_len);
 	capaudit_bpf__destroy(l->skel);
 	if (l->cgroup_fd >= 0)
 		close(l->cgroup_fd);
@@ -384,14 +434,12 @@ int loader__stacks_fd(const struct loader *l)
 	return bpf_map__fd(l->skel->maps.stacks);
 }
 
-int loader__counts_fd(const struct loader *l)
+void loader__kcounts_maps(const struct loader *l, struct kcounts_maps *ret_maps)
 {
-	return bpf_map__fd(l->skel->maps.counts);
-}
-
-int loader__sites_fd(const struct loader *l)
-{
-	return bpf_map__fd(l->skel->maps.sites);
+	ret_maps->counts = l->counts;
+	ret_maps->ncpus = l->ncpus;
+	ret_maps->sites_fd = bpf_map__fd(l->skel->maps.sites);
+	ret_maps->sites_gen = &l->skel->bss->sites_gen;
 }
 
 __u32 loader__mode(const struct loader *l)
@@ -406,25 +454,14 @@ const char *loader__attach_name(const struct loader *l)
 
 int loader__read_counters(const struct loader *l, __u64 *ret_counts)
 {
-	int ncpus = libbpf_num_possible_cpus();
-	int fd = bpf_map__fd(l->skel->maps.counters);
-	__u64 *vals;
-	__u32 i;
-	int cpu;
+	const volatile struct capaudit_cpu *cpus = l->skel->bss->cpus;
+	int cpu, i;
 
-	if (ncpus < 0)
-		return ncpus;
-	vals = calloc(ncpus, sizeof(*vals));
-	if (!vals)
-		return -ENOMEM;
 	for (i = 0; i < CAPAUDIT_CNT_NR; i++) {
 		ret_counts[i] = 0;
-		if (bpf_map_lookup_elem(fd, &i, vals))
-			continue;
-		for (cpu = 0; cpu < ncpus; cpu++)
-			ret_counts[i] += vals[cpu];
+		for (cpu = 0; cpu < l->ncpus; cpu++)
+			ret_counts[i] += cpus[cpu].cnt[i];
 	}
-	free(vals);
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "capaudit.h"
+#include "kcounts.h"
 
 enum loader_attach {
 	LOADER_ATTACH_AUTO,	/* fexit when the kernel can, else kprobe */
@@ -42,9 +43,8 @@ void loader__free(struct loader *loader);
 void loader__detach(struct loader *loader);
 int loader__events_fd(const struct loader *loader);
 int loader__stacks_fd(const struct loader *loader);
-/* The counting modes' maps ("counts", "sites") */
-int loader__counts_fd(const struct loader *loader);
-int loader__sites_fd(const struct loader *loader);
+/* The counting modes' maps ("counts" mapped, "sites", sites_gen), for kcounts */
+void loader__kcounts_maps(const struct loader *loader, struct kcounts_maps *ret_maps);
 /* CAPAUDIT_MODE_* in effect (kprobe turns COUNT into COUNT_STACK) */
 __u32 loader__mode(const struct loader *loader);
 const char *loader__attach_name(const struct loader *loader);

@@ -63,8 +63,24 @@ struct recorder {
 	__u64 undecodable;
 	__u64 mono_to_real;	/* CLOCK_REALTIME - CLOCK_MONOTONIC, ns: stored times are wall-clock */
 	int flush_errno;	/* last flush's error, logged once per kind */
+	int key_errno;		/* a KEY record refused by kcounts, logged once */
 	int flush_timer;
 };
+
+/* A new key's index; a record whose index cannot be one is said once */
+static void add_key(struct recorder *r, const struct capaudit_event *e, const struct check *c,
+		    const struct stack_info *si)
+{
+	int err = kcounts__add_key(r->kcounts, e, c, si);
+
+	if (!err || err == -EEXIST || r->key_errno)
+		return;
+	r->key_errno = -err;
+	daemonlog__event(LOG_WARNING, "key-refused", NULL, 0,
+			 "capaudit: a new key's later checks cannot be counted: %s (its first "
+			 "check is recorded; this is a bug, please report it)",
+			 strerror(-err));
+}
 
 /* The recorder's whole per-event path: no allocation for a known key. */
 static int handle_event(void *ctx, void *data, size_t size)
@@ -104,7 +120,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	agg__add(r->agg, &c);
 	fallback__feed(r->fallback, &c);
 	if (e.kind == CAPAUDIT_REC_KEY)
-		kcounts__add_key(r->kcounts, &e, &c, si);
+		add_key(r, &e, &c, si);
 	else if (e.kind == CAPAUDIT_REC_LEARN)
 		kcounts__learn(r->kcounts, &e, events__window(data, size), si);
 	return 0;
@@ -125,9 +141,6 @@ static void collect(struct recorder *r)
 
 	if (n > 0)
 		r->delivered += n;
-	else if (n < 0)
-		fprintf(stderr, "capaudit: cannot read the kernel's counts: %s (they stay there "
-				"for the next flush)\n", strerror((int)-n));
 }
 
 /* A store event: CAPAUDIT_STORE= and, for an error, ERRNO= */
@@ -355,6 +368,7 @@ static int open_state(struct recorder *r)
 static int run(struct recorder *r)
 {
 	struct rbconsumer *rb = NULL;
+	struct kcounts_maps maps;
 	int err;
 
 	r->mono_to_real = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
@@ -371,7 +385,8 @@ static int run(struct recorder *r)
 	if (err)
 		goto out_free;
 	r->stacks = stacks__new(r->loader, r->ksyms);
-	r->kcounts = kcounts__new(loader__counts_fd(r->loader), loader__sites_fd(r->loader));
+	loader__kcounts_maps(r->loader, &maps);
+	r->kcounts = kcounts__new(&maps);
 	rb = rbconsumer__new(loader__events_fd(r->loader), handle_event, r);
 	if (!r->stacks || !r->kcounts || !rb) {
 		err = -ENOMEM;

@@ -48,7 +48,7 @@ void store__explain_error(const char *path, int err);
  * agg's new stacks are stored, the counters gain their deltas, and the
  * fallback pairs fb learned are stored (fb may be NULL).
  *
- * loss_counters: the CAPAUDIT_CNT_NR current values of the BPF counters map
+ * loss_counters: the CAPAUDIT_CNT_NR current values of the BPF loss counters (cpus[])
  * (summed over CPUs), cumulative since the BPF program was loaded.  The store
  * remembers the values of its last successful flush since store__open() and
  * adds only the difference (a value below the last one, a reloaded program,

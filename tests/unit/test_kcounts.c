@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_kcounts.c: the parts of the in-kernel counting that need no kernel:
- * the call-site slot found in a LEARN record's window, and the decoding of
- * the record kinds (events.c).  The maps themselves are exercised in the
+ * the call-site slot found in a LEARN record's window, the decoding of the
+ * record kinds (events.c), and the collection of the per-CPU rows of
+ * "counts" (a plain array here).  The maps themselves are exercised in the
  * guest (tests/vm/120-record-counts.sh).
  */
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "agg.h"
 #include "events.h"
 #include "kcounts.h"
 
@@ -65,11 +67,47 @@ static void test_decode_kinds(void **state)
 	assert_int_equal(events__decode(&l, sizeof(l) - 8, &e), -EINVAL);
 }
 
+static __u64 rows[2][CAPAUDIT_COUNT_KEYS];
+
+/* Each key's growth over both CPUs' rows, once; an index a row cannot hold is refused */
+static void test_collect_rows(void **state)
+{
+	struct kcounts_maps maps = { .counts = &rows[0][0], .ncpus = 2, .sites_fd = -1 };
+	struct check c = { .cap = 21, .granted = 1, .call_site = "do_sys", .comm = "x" };
+	struct capaudit_event e = { .kind = CAPAUDIT_REC_KEY, .key_idx = 7 };
+	struct agg *agg = agg__new(NULL);
+	struct kcounts *kc = kcounts__new(&maps);
+
+	(void)state;
+	assert_non_null(agg);
+	assert_non_null(kc);
+	rows[0][7] = 5;
+	rows[1][7] = 3;
+	rows[1][9] = 100;	/* index 9: no KEY record yet, so not counted */
+	assert_int_equal(kcounts__add_key(kc, &e, &c, NULL), 0);
+	assert_int_equal(kcounts__add_key(kc, &e, &c, NULL), -EEXIST);
+	assert_int_equal(kcounts__collect(kc, agg, 1), 8);
+	assert_int_equal(kcounts__collect(kc, agg, 2), 0);
+	rows[0][7] += 2;
+	assert_int_equal(kcounts__collect(kc, agg, 3), 2);
+	e.key_idx = 9;
+	assert_int_equal(kcounts__add_key(kc, &e, &c, NULL), 0);
+	assert_int_equal(kcounts__collect(kc, agg, 4), 100);
+	e.key_idx = CAPAUDIT_COUNT_KEYS;
+	assert_int_equal(kcounts__add_key(kc, &e, &c, NULL), -ERANGE);
+	kcounts__free(kc);
+	agg__free(agg);
+	/* no rows, no kcounts */
+	maps.counts = NULL;
+	assert_null(kcounts__new(&maps));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_find_slot),
 		cmocka_unit_test(test_decode_kinds),
+		cmocka_unit_test(test_collect_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
