@@ -32,10 +32,8 @@ struct kcounts {
 	struct kcounts_stats stats;
 };
 
-static void kkey__free(void *p)
+static void kkey__free(struct kkey *k)
 {
-	struct kkey *k = p;
-
 	if (!k)
 		return;
 	free((char *)k->c.call_site);

@@ -322,9 +322,11 @@ static int map_counts(struct loader *l)
 	l->counts = mmap(NULL, l->counts_len, PROT_READ, MAP_SHARED,
 			 bpf_map__fd(l->skel->maps.counts), 0);
 	if (l->counts == MAP_FAILED) {
+		int err = -errno;
+
 		l->counts = NULL;
-		fprintf(stderr, "capaudit: cannot map the BPF counts: %s\n", strerror(errno));
-		return -errno;
+		fprintf(stderr, "capaudit: cannot map the BPF counts: %s\n", strerror(-err));
+		return err;
 	}
 	return 0;
 }

@@ -78,7 +78,7 @@ static void add_key(struct recorder *r, const struct capaudit_event *e, const st
 	r->key_errno = -err;
 	daemonlog__event(LOG_WARNING, "key-refused", NULL, 0,
 			 "capaudit: a new key's later checks cannot be counted: %s (its first "
-			 "check is recorded; this is a bug, please report it)",
+			 "check is recorded)",
 			 strerror(-err));
 }
 
