@@ -47,7 +47,7 @@ ASAN_BUILD  := $(BUILD)/asan
 ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 ASAN_BINS   := $(patsubst tests/unit/%.c,$(ASAN_BUILD)/tests/%,$(UNIT_SRCS))
 
-.PHONY: all vmlinux-h asan-bins progs deps kernel demo test check vmtest bench checkpatch clean install uninstall lint
+.PHONY: all vmlinux-h asan-bins progs capstack deps kernel demo test check vmtest bench checkpatch clean install uninstall lint
 
 all: $(BUILD)/capaudit
 
@@ -120,6 +120,16 @@ $(BUILD)/progs/floor: tests/bench/floor/floor.c $(BUILD)/floor.skel.h
 
 progs: $(PROG_BINS)
 
+# The benchmark's test module (tests/bench/capstack), built against the
+# kernel of make kernel, loaded only in the guest.  kbuild is incremental:
+# it rebuilds the module when the kernel's headers change.
+CAPSTACK_DIR := $(abspath $(BUILD))/capstack
+capstack: kernel
+	@mkdir -p $(CAPSTACK_DIR)
+	@cp -p tests/bench/capstack/capstack.c tests/bench/capstack/Kbuild $(CAPSTACK_DIR)/
+	@kb=$$(vm/build-kernel --print-dir) && \
+	  $(MAKE) -s -C "$$kb" M=$(CAPSTACK_DIR) KBUILD_EXTRA_SYMBOLS="$$kb/vmlinux.symvers" modules
+
 asan-bins:
 	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CC=clang CFLAGS="$(ASAN_CFLAGS)" $(ASAN_BINS)
 
@@ -139,7 +149,7 @@ test: $(BUILD)/capaudit $(UNIT_BINS) asan-bins fuzz-bins $(PROG_BINS) kernel
 	@tests/run --unit $(UNIT_BINS) $(ASAN_BINS) --scripts tests/build-kernel/run.sh $(HOST_TESTS) --vm
 
 # Figures, not a test: the per-check cost in the guest and the scan, into docs/benchmarks.md
-bench: $(BUILD)/capaudit $(PROG_BINS) kernel
+bench: $(BUILD)/capaudit $(PROG_BINS) kernel capstack
 	@scripts/bench
 
 checkpatch: | $(DEPS_STAMP)

@@ -4,7 +4,8 @@
  * tests' burst of checks): N capability checks
  * through cheap system calls, from T threads, and the rate they ran at.
  *
- *   capbench [--threads T] [--sites LIST] [--comms K] [--seconds S] [--wait] N
+ *   capbench [--threads T] [--sites LIST] [--comms K] [--stacks K] [--seconds S]
+ *            [--wait] N
  *
  * Each call makes exactly one cap_capable() check and changes nothing:
  *   hostname    sethostname() to the current name: CAP_SYS_ADMIN in
@@ -13,15 +14,20 @@
  *               __do_sys_setdomainname
  *   prsetmm     prctl(PR_SET_MM, PR_SET_MM_START_CODE, 0): CAP_SYS_RESOURCE
  *               in prctl_set_mm, then EINVAL for the address
+ *   capstack    write() of a path number to the capstack test module's
+ *               /sys/kernel/debug/capstack/check (tests/bench/capstack):
+ *               CAP_SYS_ADMIN in capstack_leaf, from one of 10^4 stacks
  * LIST (default "hostname") is used in turn, call after call.  With --wait
  * the calls start when a line arrives on stdin (attach a tracer first).
  * --seconds S: stop after S seconds, or at N checks if sooner (the line says
  * how many were made).  --comms K: before each call, the thread names itself
  * "cb<i % K>" (PR_SET_NAME, no capability check), so that the checks fall in
- * K times as many keys.
+ * K times as many keys.  --stacks K (capstack, default 10000): call i takes
+ * path i % K, so that the checks come from K distinct kernel stacks.
  * Prints one line: "capbench: N checks T threads S s R checks/s X ns/check".
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,14 +40,19 @@
 #define MAX_THREADS 64
 #define MAX_SITES 8
 
-enum site { SITE_HOSTNAME, SITE_DOMAINNAME, SITE_PRSETMM };
+#define CAPSTACK_FILE "/sys/kernel/debug/capstack/check"
+#define CAPSTACK_PATHS 10000
 
-static const char *const site_names[] = { "hostname", "domainname", "prsetmm" };
+enum site { SITE_HOSTNAME, SITE_DOMAINNAME, SITE_PRSETMM, SITE_CAPSTACK };
+
+static const char *const site_names[] = { "hostname", "domainname", "prsetmm", "capstack" };
 
 static enum site sites[MAX_SITES];
 static int nr_sites;
 static unsigned long per_thread;
 static unsigned long nr_comms;
+static unsigned long nr_stacks = CAPSTACK_PATHS;
+static int capstack_fd = -1;	/* opened once: open() makes checks of its own */
 static double deadline;		/* 0: none */
 static struct utsname uts;
 
@@ -51,10 +62,21 @@ struct worker {
 
 static double now(void);
 
+/* One write of path i % nr_stacks, one check in the module */
+static int capstack_check(unsigned long i)
+{
+	char path[16];
+	int len = snprintf(path, sizeof(path), "%lu", i % nr_stacks);
+
+	return write(capstack_fd, path, len) == len ? 0 : -1;
+}
+
 /* One call, one check: 0, or -1 when the call did not behave as expected */
-static int one_check(enum site s)
+static int one_check(enum site s, unsigned long i)
 {
 	switch (s) {
+	case SITE_CAPSTACK:
+		return capstack_check(i);
 	case SITE_HOSTNAME:
 		return sethostname(uts.nodename, strlen(uts.nodename));
 	case SITE_DOMAINNAME:
@@ -84,7 +106,7 @@ static void *burst(void *arg)
 			break;
 		if (nr_comms)
 			set_comm(i);
-		if (one_check(sites[i % nr_sites]))
+		if (one_check(sites[i % nr_sites], i))
 			w->failed++;
 	}
 	w->done = i;
@@ -116,11 +138,36 @@ static int parse_sites(char *list)
 	return nr_sites ? 0 : -1;
 }
 
+static int uses_capstack(void)
+{
+	int i;
+
+	for (i = 0; i < nr_sites; i++)
+		if (sites[i] == SITE_CAPSTACK)
+			return 1;
+	return 0;
+}
+
+static int open_capstack(void)
+{
+	if (!uses_capstack())
+		return 0;
+	capstack_fd = open(CAPSTACK_FILE, O_WRONLY | O_CLOEXEC);
+	if (capstack_fd < 0) {
+		fprintf(stderr, "capbench: cannot open %s: %s (load the test module in the guest: "
+				"insmod build/capstack/capstack.ko, built by make capstack)\n",
+			CAPSTACK_FILE, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: capbench [--threads 1..%d] [--sites hostname,domainname,prsetmm] "
-			"[--comms K] [--seconds S] [--wait] N\n",
-		MAX_THREADS);
+	fprintf(stderr, "usage: capbench [--threads 1..%d] "
+			"[--sites hostname,domainname,prsetmm,capstack] [--comms K] "
+			"[--stacks 1..%d] [--seconds S] [--wait] N\n",
+		MAX_THREADS, CAPSTACK_PATHS);
 	return 2;
 }
 
@@ -144,6 +191,8 @@ int main(int argc, char **argv)
 			seconds = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--comms") && i + 1 < argc)
 			nr_comms = strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--stacks") && i + 1 < argc)
+			nr_stacks = strtoul(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "--sites") && i + 1 < argc) {
 			if (parse_sites(argv[++i]))
 				return usage();
@@ -152,8 +201,11 @@ int main(int argc, char **argv)
 		else
 			return usage();
 	}
-	if (!n || threads < 1 || threads > MAX_THREADS || seconds < 0)
+	if (!n || threads < 1 || threads > MAX_THREADS || seconds < 0 || !nr_stacks ||
+	    nr_stacks > CAPSTACK_PATHS)
 		return usage();
+	if (open_capstack())
+		return 1;
 	if (uname(&uts))
 		return perror("uname"), 1;
 	per_thread = n / threads;
