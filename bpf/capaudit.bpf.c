@@ -20,6 +20,10 @@
  * not resolve.  A check like the one before it on its CPU costs three helper
  * calls (the task, its registers, one read of a stack slot) and no hash
  * look-up; bpf/capaudit.h explains the fingerprint and the caches.
+ *
+ * A record is built in this CPU's rec_room and copied into the ring buffer
+ * as long as its stack (bpf_get_stack() into the record): no stack map, so
+ * no stack lost because another took its bucket.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -68,12 +72,33 @@ struct {
 	__uint(max_entries, 1 << 22);	/* resized by the loader */
 } events SEC(".maps");
 
+/* User stacks only (trace --user-stack): kernel stacks travel in records */
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, CAPAUDIT_MAX_STACK * sizeof(__u64));
 	__uint(max_entries, CAPAUDIT_STACK_ENTRIES);
 } stacks SEC(".maps");
+
+/* Where a record is built before it goes into "events" (as long as its stack) */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct capaudit_record);
+} rec_room SEC(".maps");
+
+/* Room for a kernel stack that is part of a key, before any record has it */
+struct kstack {
+	__u64 ips[CAPAUDIT_MAX_STACK];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kstack);
+} kstack_room SEC(".maps");
 
 /* The key's index in a row of "counts" */
 struct {
@@ -106,27 +131,38 @@ struct {
 	__type(value, __u32);
 } cgroup_map SEC(".maps");
 
-/* kprobe fallback only: the arguments seen at entry, by thread id */
+/* kprobe fallback only: the arguments and the stack seen at entry, by thread id */
 struct start {
 	const struct cred *cred;
 	struct user_namespace *ns;
 	__u64 arg4;
 	__u32 cap;
-	__u32 kstack_id;
+	__u32 nr_kips;
+	__u64 kips[CAPAUDIT_MAX_STACK];
 };
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 10240);
+	__uint(max_entries, 4096);	/* checks in flight at once */
 	__type(key, __u32);
 	__type(value, struct start);
 } starts SEC(".maps");
+
+/* Where an entry of "starts" is made: too big for the BPF stack */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct start);
+} start_room SEC(".maps");
 
 /* What the functions of one check share */
 struct chk {
 	void *ctx;
 	struct capaudit_cpu *pc;	/* this CPU's counters and caches */
 	struct user_namespace *ns;
+	const __u64 *kips;		/* the kernel stack already taken, or NULL */
+	__u32 nr_kips;
 	__u32 cpu;
 };
 
@@ -179,15 +215,99 @@ static __always_inline int wanted(__u32 tgid, int cap, int ret, __u32 opts)
 	return 1;
 }
 
-static __always_inline __u32 take_stack(const struct chk *c, __u64 flags)
+/* The user stack's id in "stacks" */
+static __always_inline __u32 take_ustack(const struct chk *c)
 {
-	long id = bpf_get_stackid(c->ctx, &stacks, flags);
+	long id = bpf_get_stackid(c->ctx, &stacks, BPF_F_USER_STACK);
 
 	if (id < 0) {
 		count(c->pc, CAPAUDIT_CNT_LOST_STACK);
 		return CAPAUDIT_NO_STACK;
 	}
 	return id;
+}
+
+/* The kernel stack into ips[CAPAUDIT_MAX_STACK]: its frames, 0 (counted) when none */
+static __always_inline __u32 unwind(const struct chk *c, __u64 *ips)
+{
+	long n = bpf_get_stack(c->ctx, ips, CAPAUDIT_MAX_STACK * sizeof(__u64), 0);
+
+	if (n <= 0) {
+		count(c->pc, CAPAUDIT_CNT_LOST_STACK);
+		return 0;
+	}
+	return n / sizeof(__u64);
+}
+
+/* FNV-1a over the frames: a stack's part of a key (never 0) */
+static __always_inline __u64 kstack_hash(const __u64 *ips, __u32 nr)
+{
+	__u64 h = 0xcbf29ce484222325ull;
+	__u32 i;
+
+	for (i = 0; i < CAPAUDIT_MAX_STACK && i < nr; i++)
+		h = (h ^ ips[i]) * 0x100000001b3ull;
+	return h ? h : 1;
+}
+
+/* The check's kernel stack for its key, in this CPU's kstack_room */
+static __always_inline void key_stack(struct chk *c, struct capaudit_key *k)
+{
+	__u32 zero = 0;
+	struct kstack *ks;
+
+	if (!c->kips) {
+		ks = bpf_map_lookup_elem(&kstack_room, &zero);
+		if (!ks) {
+			count(c->pc, CAPAUDIT_CNT_LOST_STACK);
+			return;
+		}
+		c->nr_kips = unwind(c, ks->ips);
+		c->kips = ks->ips;
+	}
+	if (c->nr_kips)
+		k->kstack_hash = kstack_hash(c->kips, c->nr_kips);
+}
+
+/*
+ * The record's kernel stack, at ips (its place after the event or the
+ * window): the one the key has, or unwound now.
+ */
+static __always_inline void record_kstack(const struct chk *c, struct capaudit_record *r,
+					  __u64 *ips)
+{
+	if (c->kips) {
+		__builtin_memcpy(ips, c->kips, CAPAUDIT_MAX_STACK * sizeof(__u64));
+		r->e.nr_kframes = c->nr_kips;
+	} else if (targ_kernel_stack) {
+		r->e.nr_kframes = unwind(c, ips);
+	}
+}
+
+/* This CPU's room for a record (a ring-buffer record's size is its stack's) */
+static __always_inline struct capaudit_record *record_room(const struct chk *c)
+{
+	__u32 zero = 0;
+	struct capaudit_record *r = bpf_map_lookup_elem(&rec_room, &zero);
+
+	if (!r)
+		count(c->pc, CAPAUDIT_CNT_LOST_RINGBUF);
+	return r;
+}
+
+/* The record of head bytes and its frames into the ring buffer; -1 (counted) when full */
+static __always_inline int submit(const struct chk *c, struct capaudit_record *r, __u64 head)
+{
+	__u32 nr = r->e.nr_kframes;
+
+	if (nr > CAPAUDIT_MAX_STACK)
+		nr = CAPAUDIT_MAX_STACK;
+	if (bpf_ringbuf_output(&events, r, head + nr * sizeof(__u64), 0)) {
+		if (r->e.kind != CAPAUDIT_REC_SAMPLE)
+			count(c->pc, CAPAUDIT_CNT_LOST_RINGBUF);
+		return -1;
+	}
+	return 0;
 }
 
 static __always_inline __u64 syscall_nr(struct task_struct *task)
@@ -236,7 +356,7 @@ static __always_inline void fill(struct capaudit_event *e, const struct capaudit
 	e->ret = k->ret;
 	e->opts = k->opts;
 	e->flags = k->flags;
-	e->kstack_id = k->kstack_id;
+	e->nr_kframes = 0;
 	e->ustack_id = CAPAUDIT_NO_STACK;
 	__builtin_memcpy(e->comm, k->comm, sizeof(e->comm));
 	e->kind = kind;
@@ -250,20 +370,15 @@ static __always_inline void fill(struct capaudit_event *e, const struct capaudit
 static __always_inline int send_check(const struct chk *c, const struct capaudit_key *k,
 				      __u32 kind)
 {
-	struct capaudit_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	struct capaudit_record *r = record_room(c);
 
-	if (!e) {
-		if (kind != CAPAUDIT_REC_SAMPLE)
-			count(c->pc, CAPAUDIT_CNT_LOST_RINGBUF);
+	if (!r)
 		return -1;
-	}
-	fill(e, k, c->ns, kind);
-	if (kind != CAPAUDIT_REC_KEY && e->kstack_id == CAPAUDIT_NO_STACK && targ_kernel_stack)
-		e->kstack_id = take_stack(c, 0);
+	fill(&r->e, k, c->ns, kind);
+	record_kstack(c, r, r->data);
 	if (targ_user_stack)
-		e->ustack_id = take_stack(c, BPF_F_USER_STACK);
-	bpf_ringbuf_submit(e, 0);
-	return 0;
+		r->e.ustack_id = take_ustack(c);
+	return submit(c, r, sizeof(r->e));
 }
 
 static __always_inline int key_equal(const struct capaudit_key *a, const struct capaudit_key *b)
@@ -294,51 +409,36 @@ static __always_inline __u64 *key_count(const struct chk *c, __u32 idx)
 	return bpf_map_lookup_elem(&counts, &i);
 }
 
-/* A new key: its record first, so that every key in "keys" has one */
+/*
+ * A new key: its record first, so that every key in "keys" has one.  The
+ * record is the check's: a key that another CPU made meanwhile keeps the
+ * other's index, and this one is left unused.
+ */
 static __always_inline void new_key(const struct chk *c, struct capaudit_key *k)
 {
-	struct capaudit_event *e;
-	__u32 stack = k->kstack_id, idx, *found;
-	__u64 *n;
+	struct capaudit_record *r = record_room(c);
+	__u32 idx = CAPAUDIT_COUNT_KEYS;
 
-	/* a key by site has no stack id in it, but its record has the stack */
-	if (k->site && targ_kernel_stack)
-		stack = take_stack(c, 0);
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		count(c->pc, CAPAUDIT_CNT_LOST_RINGBUF);
+	if (!r)
+		return;
+	fill(&r->e, k, c->ns, CAPAUDIT_REC_KEY);
+	record_kstack(c, r, r->data);	/* a key by site has no stack in it, but its record has */
+	if (targ_user_stack)
+		r->e.ustack_id = take_ustack(c);
+	/* read first, so that a full row stops the index from growing */
+	if (READ_ONCE_U32(next_key_idx) < CAPAUDIT_COUNT_KEYS)
+		idx = __sync_fetch_and_add(&next_key_idx, 1);
+	if (idx >= CAPAUDIT_COUNT_KEYS) {
+		count(c->pc, CAPAUDIT_CNT_KEYS_FULL);
+		r->e.kind = CAPAUDIT_REC_CHECK;
+		submit(c, r, sizeof(r->e));
 		return;
 	}
-	fill(e, k, c->ns, CAPAUDIT_REC_KEY);
-	e->kstack_id = stack;
-	if (targ_user_stack)
-		e->ustack_id = take_stack(c, BPF_F_USER_STACK);
-	/* read first, so that a full row stops the index from growing */
-	if (READ_ONCE_U32(next_key_idx) < CAPAUDIT_COUNT_KEYS) {
-		idx = __sync_fetch_and_add(&next_key_idx, 1);
-		if (idx < CAPAUDIT_COUNT_KEYS && !bpf_map_update_elem(&keys, k, &idx, BPF_NOEXIST)) {
-			e->key_idx = idx;
-			key_cache(c->pc, k, idx);
-			bpf_ringbuf_submit(e, 0);
-			return;
-		}
-	}
-	/* another CPU made it meanwhile (idx is left unused), or no index is left */
-	found = bpf_map_lookup_elem(&keys, k);
-	if (found) {
-		idx = *found;
-		n = key_count(c, idx);
-		if (n) {
-			bpf_ringbuf_discard(e, 0);
-			key_cache(c->pc, k, idx);
-			*n += 1;
-			count(c->pc, CAPAUDIT_CNT_COUNTED);
-			return;
-		}
-	}
-	count(c->pc, CAPAUDIT_CNT_KEYS_FULL);
-	e->kind = CAPAUDIT_REC_CHECK;
-	bpf_ringbuf_submit(e, 0);
+	r->e.key_idx = idx;
+	if (submit(c, r, sizeof(r->e)))
+		return;
+	if (!bpf_map_update_elem(&keys, k, &idx, BPF_NOEXIST))
+		key_cache(c->pc, k, idx);
 }
 
 static __always_inline void count_key(const struct chk *c, struct capaudit_key *k)
@@ -375,25 +475,23 @@ static __always_inline void count_key(const struct chk *c, struct capaudit_key *
 static __always_inline void learn(const struct chk *c, struct capaudit_key *k, __u32 depth,
 				  __u64 sp)
 {
-	struct capaudit_learn *l = bpf_ringbuf_reserve(&events, sizeof(*l), 0);
+	struct capaudit_record *r = record_room(c);
 	__u64 room = targ_thread_size - depth;
 
-	if (!l) {
-		count(c->pc, CAPAUDIT_CNT_LOST_RINGBUF);
+	if (!r)
 		return;
-	}
-	fill(&l->e, k, c->ns, CAPAUDIT_REC_LEARN);
-	l->e.depth = depth;
-	l->e.kstack_id = take_stack(c, 0);
+	fill(&r->e, k, c->ns, CAPAUDIT_REC_LEARN);
+	r->e.depth = depth;
+	record_kstack(c, r, r->data + CAPAUDIT_WINDOW_SLOTS);
 	if (targ_user_stack)
-		l->e.ustack_id = take_stack(c, BPF_F_USER_STACK);
-	__builtin_memset(l->window, 0, sizeof(l->window));
-	if (room > sizeof(l->window))
-		room = sizeof(l->window);
+		r->e.ustack_id = take_ustack(c);
+	__builtin_memset(r->data, 0, CAPAUDIT_WINDOW_SLOTS * sizeof(__u64));
+	if (room > CAPAUDIT_WINDOW_SLOTS * sizeof(__u64))
+		room = CAPAUDIT_WINDOW_SLOTS * sizeof(__u64);
 	room &= ~7ull;
 	if (room)
-		bpf_probe_read_kernel(l->window, room, (void *)sp);
-	bpf_ringbuf_submit(l, 0);
+		bpf_probe_read_kernel(r->data, room, (void *)sp);
+	submit(c, r, sizeof(struct capaudit_learn));
 }
 
 /* This frame's address as a number, and its offset in the task's stack */
@@ -446,7 +544,7 @@ static __always_inline int fp_slot(struct capaudit_cpu *pc, const struct capaudi
 }
 
 /* COUNT mode: the call site from its stack slot, or by the stack when unknown */
-static __always_inline void count_by_site(const struct chk *c, struct task_struct *task,
+static __always_inline void count_by_site(struct chk *c, struct task_struct *task,
 					  struct capaudit_key *k)
 {
 	struct capaudit_fp fp = { .cap = k->cap, .syscall_nr = k->syscall_nr };
@@ -474,12 +572,12 @@ static __always_inline void count_by_site(const struct chk *c, struct task_struc
 	count_key(c, k);
 	return;
 by_stack:
-	k->kstack_id = take_stack(c, 0);
+	key_stack(c, k);
 	count_key(c, k);
 }
 
 /*
- * kstack_id: a stack taken earlier (kprobe entry), or CAPAUDIT_NO_STACK to
+ * kips, nr_kips: the kernel stack taken earlier (kprobe entry), or NULL to
  * take it here when the kernel stack is wanted.  flags: what the caller
  * knows (CAPAUDIT_F_KPROBE, CAPAUDIT_F_USERNS_INIT).
  *
@@ -488,10 +586,11 @@ by_stack:
  * every check takes.  The caller reads ns the way its program type allows.
  */
 static __always_inline int emit(void *ctx, const struct cred *cred, struct user_namespace *ns,
-				int cap, __u64 arg4, int ret, __u32 flags, __u32 kstack_id)
+				int cap, __u64 arg4, int ret, __u32 flags, const __u64 *kips,
+				__u32 nr_kips)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct chk c = { .ctx = ctx, .ns = ns };
+	struct chk c = { .ctx = ctx, .ns = ns, .kips = kips, .nr_kips = nr_kips };
 	struct capaudit_key k = {};
 	__u32 tgid = task->tgid;
 
@@ -503,7 +602,6 @@ static __always_inline int emit(void *ctx, const struct cred *cred, struct user_
 	count(c.pc, CAPAUDIT_CNT_SEEN);
 	k.cgroup_id = cgroup_id(task);
 	k.syscall_nr = syscall_nr(task);
-	k.kstack_id = kstack_id;
 	k.pid = tgid;
 	k.cap = cap;
 	k.ret = ret;
@@ -514,8 +612,8 @@ static __always_inline int emit(void *ctx, const struct cred *cred, struct user_
 	if (targ_mode == CAPAUDIT_MODE_COUNT && !targ_user_stack)
 		count_by_site(&c, task, &k);
 	else if (targ_mode == CAPAUDIT_MODE_COUNT_STACK && !targ_user_stack) {
-		if (k.kstack_id == CAPAUDIT_NO_STACK && targ_kernel_stack)
-			k.kstack_id = take_stack(&c, 0);
+		if (targ_kernel_stack)
+			key_stack(&c, &k);
 		count_key(&c, &k);
 	} else
 		send_check(&c, &k, CAPAUDIT_REC_CHECK);
@@ -528,32 +626,34 @@ int BPF_PROG(capaudit_fexit, const struct cred *cred, struct user_namespace *ns,
 {
 	__u32 flags = ns->level ? 0 : CAPAUDIT_F_USERNS_INIT;	/* a BTF argument */
 
-	return emit(ctx, cred, ns, cap, arg4, ret, flags, CAPAUDIT_NO_STACK);
+	return emit(ctx, cred, ns, cap, arg4, ret, flags, NULL, 0);
 }
 
 SEC("kprobe/cap_capable")
 int BPF_KPROBE(capaudit_kprobe, const struct cred *cred, struct user_namespace *ns, int cap,
 	       unsigned int arg4)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)bpf_get_current_pid_tgid(), zero = 0;
 	struct chk c = { .ctx = ctx, .ns = ns };
-	struct start s = {
-		.cred = cred,
-		.ns = ns,
-		.arg4 = arg4,
-		.cap = cap,
-		.kstack_id = CAPAUDIT_NO_STACK,
-	};
+	struct start *s;
 
 	if (!armed_ns || this_cpu(bpf_get_current_task_btf(), &c))
 		return 0;
+	s = bpf_map_lookup_elem(&start_room, &zero);
+	if (!s)
+		return 0;
+	s->cred = cred;
+	s->ns = ns;
+	s->arg4 = arg4;
+	s->cap = cap;
+	s->nr_kips = 0;
 	/* the stack is taken here: at return the frame of the check is gone */
 	if (targ_kernel_stack)
-		s.kstack_id = take_stack(&c, 0);
+		s->nr_kips = unwind(&c, s->kips);
 	/* an entry left from before is a return the kretprobe missed */
 	if (bpf_map_lookup_elem(&starts, &tid))
 		count(c.pc, CAPAUDIT_CNT_MISMATCH);
-	if (bpf_map_update_elem(&starts, &tid, &s, BPF_ANY))
+	if (bpf_map_update_elem(&starts, &tid, s, BPF_ANY))
 		count(c.pc, CAPAUDIT_CNT_MISMATCH);
 	return 0;
 }
@@ -577,7 +677,8 @@ int BPF_KRETPROBE(capaudit_kretprobe, int ret)
 	ns = s->ns;	/* our own struct: no CO-RE relocation on it */
 	if (BPF_CORE_READ(ns, level) == 0)	/* a number: a probe read */
 		flags |= CAPAUDIT_F_USERNS_INIT;
-	err = emit(ctx, s->cred, s->ns, s->cap, s->arg4, ret, flags, s->kstack_id);
+	err = emit(ctx, s->cred, s->ns, s->cap, s->arg4, ret, flags,
+		   targ_kernel_stack ? s->kips : NULL, s->nr_kips);
 	bpf_map_delete_elem(&starts, &tid);
 	return err;
 }

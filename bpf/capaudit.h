@@ -10,9 +10,9 @@
 #define CAPAUDIT_H
 
 #define CAPAUDIT_COMM_LEN	16
-#define CAPAUDIT_MAX_STACK	64	/* frames kept per stack in the stack map */
-#define CAPAUDIT_STACK_ENTRIES	16384	/* distinct stacks in the stack map */
-#define CAPAUDIT_NO_STACK	0xffffffffu	/* stack id when none was taken */
+#define CAPAUDIT_MAX_STACK	64	/* frames kept per stack */
+#define CAPAUDIT_STACK_ENTRIES	16384	/* distinct user stacks in the stack map */
+#define CAPAUDIT_NO_STACK	0xffffffffu	/* user stack id when none was taken */
 #define CAPAUDIT_NO_SYSCALL	0xffffffffffffffffull	/* kernel thread, no syscall */
 
 /* capaudit_event.opts: cap_capable()'s fourth argument, decoded */
@@ -31,6 +31,13 @@
 					 * --unwind-every-check) */
 
 /*
+ * A kernel stack travels in the record that needs it, never as an
+ * id in a stack map: a stack map's bucket taken by another stack makes
+ * bpf_get_stackid() fail, and with 10^4 distinct stacks in 16384 buckets a
+ * quarter of them would be lost.  Where a stack is part of a key it is
+ * there as a hash of its frames (kstack_hash), and the key's first record
+ * carries the frames.
+ *
  * In the counting modes a check is counted under a struct capaudit_key: the
  * hash "keys" gives each key an index, and "counts" (an mmapable array, one
  * row of CAPAUDIT_COUNT_KEYS per possible CPU) holds the key's count on
@@ -90,21 +97,20 @@ struct capaudit_key {
 	__u64 cgroup_id;
 	__u64 syscall_nr;
 	__u64 site;		/* call site's return address (COUNT), or 0 */
-	__u32 kstack_id;	/* stack (COUNT_STACK, SITE_UNWIND) or CAPAUDIT_NO_STACK */
+	__u64 kstack_hash;	/* hash of the stack's frames (COUNT_STACK, SITE_UNWIND), or 0 */
 	__u32 pid;		/* tgid */
 	__u32 cap;
 	__u32 ret;
 	__u32 opts;
 	__u32 flags;		/* CAPAUDIT_F_* */
 	__u32 depth;		/* the fingerprint's depth (COUNT with a site), else 0 */
-	__u32 pad;
 	char comm[CAPAUDIT_COMM_LEN];
 };
 
 /* Indexes of struct capaudit_cpu.cnt, the loss counters */
 #define CAPAUDIT_CNT_SEEN	0	/* checks that passed the filters */
 #define CAPAUDIT_CNT_LOST_RINGBUF 1	/* ring buffer full: event not delivered */
-#define CAPAUDIT_CNT_LOST_STACK	2	/* bpf_get_stackid() failed: no stack */
+#define CAPAUDIT_CNT_LOST_STACK	2	/* the stack could not be unwound: no stack */
 #define CAPAUDIT_CNT_MISMATCH	3	/* kretprobe without kprobe entry (or the reverse) */
 #define CAPAUDIT_CNT_COUNTED	4	/* of SEEN: counted in "counts", not by a record */
 #define CAPAUDIT_CNT_KEYS_FULL	5	/* "keys" full: the check came as a record */
@@ -148,7 +154,7 @@ struct capaudit_event {
 	__u32 ret;		/* cap_capable()'s return: 0 granted, else -errno */
 	__u32 opts;		/* CAPAUDIT_OPT_* */
 	__u32 flags;		/* CAPAUDIT_F_* */
-	__u32 kstack_id;	/* id in the "stacks" map or CAPAUDIT_NO_STACK */
+	__u32 nr_kframes;	/* kernel stack frames after the record, 0 when none */
 	__u32 ustack_id;	/* id in the "stacks" map or CAPAUDIT_NO_STACK */
 	char comm[CAPAUDIT_COMM_LEN];
 	__u32 kind;		/* CAPAUDIT_REC_* */
@@ -162,6 +168,17 @@ struct capaudit_event {
 struct capaudit_learn {
 	struct capaudit_event e;
 	__u64 window[CAPAUDIT_WINDOW_SLOTS];
+};
+
+/*
+ * A record on the ring buffer is a struct capaudit_event (a struct
+ * capaudit_learn for CAPAUDIT_REC_LEARN) followed by nr_kframes return
+ * addresses of its kernel stack, innermost first: as long as the stack, no
+ * longer.  The BPF program builds it in a struct capaudit_record.
+ */
+struct capaudit_record {
+	struct capaudit_event e;
+	__u64 data[CAPAUDIT_WINDOW_SLOTS + CAPAUDIT_MAX_STACK];
 };
 
 #endif /* CAPAUDIT_H */

@@ -11,12 +11,14 @@
 
 /*
  * Copies and checks a record (struct capaudit_event, or the event of a
- * struct capaudit_learn): 0, or -EINVAL when its size is not a record's or
- * does not match its kind.
+ * struct capaudit_learn, then nr_kframes frames): 0, or -EINVAL when its
+ * size is not the one its kind and its frames make.
  */
 int events__decode(const void *data, size_t size, struct capaudit_event *ret_event);
 /* The raw stack window of a LEARN record (CAPAUDIT_WINDOW_SLOTS), or NULL */
 const __u64 *events__window(const void *data, size_t size);
+/* The kernel stack's nr_kframes frames of a decoded record, or NULL for none */
+const __u64 *events__kstack(const void *data, size_t size);
 
 static inline bool events__granted(const struct capaudit_event *e)
 {

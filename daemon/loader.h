@@ -58,7 +58,7 @@ void loader__print_summary(const struct loader *loader, __u64 delivered, const c
 /* The same line (no newline) from counters read already, into buf */
 void loader__format_summary(const __u64 *counts, __u64 delivered, const char *extra, char *buf,
 			    size_t size);
-/* Reads a stack from the stack map: frames into ips, returns their number or -errno. */
+/* Reads a user stack from the stack map: frames into ips, returns their number or -errno. */
 int loader__read_stack(const struct loader *loader, __u32 stack_id, __u64 *ips);
 
 #endif

@@ -95,7 +95,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 		r->undecodable++;
 		return 0;
 	}
-	si = stacks__get(r->stacks, e.kstack_id);
+	si = stacks__get(r->stacks, events__kstack(data, size), e.nr_kframes);
 	if (e.kind == CAPAUDIT_REC_SAMPLE) {
 		kcounts__check_sample(r->kcounts, &e, si);
 		return 0;
@@ -384,7 +384,7 @@ static int run(struct recorder *r)
 		err = privs__drop_all("record");
 	if (err)
 		goto out_free;
-	r->stacks = stacks__new(r->loader, r->ksyms);
+	r->stacks = stacks__new(r->ksyms, r->o.max_stacks);
 	loader__kcounts_maps(r->loader, &maps);
 	r->kcounts = kcounts__new(&maps);
 	rb = rbconsumer__new(loader__events_fd(r->loader), handle_event, r);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stacks.c: stack id → symbolized frames and call site, cached by id, so a
- * stack is read from the map and symbolized once however often it recurs.
+ * stacks.c: a record's kernel stack → symbolized frames and call site,
+ * kept by its frames, so that a stack is symbolized once however often it
+ * recurs.  Each kept stack is one allocation: the struct, its return
+ * addresses, its frame pointers and their text.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -10,49 +12,110 @@
 #include "agg.h"
 #include "callsite.h"
 #include "ksyms.h"
-#include "loader.h"
+#include "capaudit.h"
 #include "stacks.h"
 
 #define FRAME_LEN 160
+#define MIN_SLOTS 1024
 
+/* Open addressing by ips_hash, linear probing; never more than half full */
 struct stacks {
-	const struct loader *loader;
 	const struct ksyms *ksyms;
-	struct stack_info *by_id[CAPAUDIT_STACK_ENTRIES];
+	struct stack_info **slots;
+	__u32 nr_slots;		/* a power of two */
+	__u32 nr, max;
+	__u64 dropped;
+	struct stack_info *unkept;	/* the last stack beyond max, freed at the next */
 };
 
-struct stacks *stacks__new(const struct loader *loader, const struct ksyms *ksyms)
+struct stacks *stacks__new(const struct ksyms *ksyms, __u32 max)
 {
 	struct stacks *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return NULL;
-	s->loader = loader;
 	s->ksyms = ksyms;
+	s->max = max ? max : STACKS_DEFAULT_MAX;
+	s->nr_slots = MIN_SLOTS;
+	s->slots = calloc(s->nr_slots, sizeof(*s->slots));
+	if (!s->slots) {
+		free(s);
+		return NULL;
+	}
 	return s;
 }
 
 static void stack_info__free(struct stack_info *si)
 {
-	int i;
-
-	if (!si)
-		return;
-	for (i = 0; i < si->nr_frames; i++)
-		free(si->frames[i]);
-	free(si->frames);
 	free(si);
 }
 
 void stacks__free(struct stacks *s)
 {
-	int i;
+	__u32 i;
 
 	if (!s)
 		return;
-	for (i = 0; i < CAPAUDIT_STACK_ENTRIES; i++)
-		stack_info__free(s->by_id[i]);
+	for (i = 0; i < s->nr_slots; i++)
+		stack_info__free(s->slots[i]);
+	stack_info__free(s->unkept);
+	free(s->slots);
 	free(s);
+}
+
+__u32 stacks__nr(const struct stacks *s)
+{
+	return s->nr;
+}
+
+__u64 stacks__nr_dropped(const struct stacks *s)
+{
+	return s->dropped;
+}
+
+/* FNV-1a over the return addresses */
+static __u64 hash_ips(const __u64 *ips, __u32 nr)
+{
+	__u64 h = 0xcbf29ce484222325ull;
+	__u32 i;
+
+	for (i = 0; i < nr; i++)
+		h = (h ^ ips[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* The slot holding these frames, or the empty one where they would go */
+static struct stack_info **find_slot(struct stack_info **slots, __u32 nr_slots, __u64 h,
+				     const __u64 *ips, __u32 nr)
+{
+	__u32 i = h & (nr_slots - 1);
+	struct stack_info *si;
+
+	while ((si = slots[i])) {
+		if (si->ips_hash == h && si->nr_ips == nr && !memcmp(si->ips, ips, nr * sizeof(*ips)))
+			break;
+		i = (i + 1) & (nr_slots - 1);
+	}
+	return &slots[i];
+}
+
+static int grow(struct stacks *s)
+{
+	__u32 i, nr_slots = s->nr_slots * 2;
+	struct stack_info **slots = calloc(nr_slots, sizeof(*slots));
+	struct stack_info *si;
+
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < s->nr_slots; i++) {
+		si = s->slots[i];
+		if (si)
+			*find_slot(slots, nr_slots, si->ips_hash, si->ips, si->nr_ips) = si;
+	}
+	free(s->slots);
+	s->slots = slots;
+	s->nr_slots = nr_slots;
+	return 0;
 }
 
 static const char *site_name(const struct ksyms *ksyms, const __u64 *ips, int nr)
@@ -84,48 +147,69 @@ static int skip_bpf_frames(const struct ksyms *ksyms, const __u64 *ips, int nr)
 	return i;
 }
 
-static struct stack_info *symbolize(const struct ksyms *ksyms, const __u64 *ips, int nr)
+/*
+ * A new stack: ips[0..nr) as they came (its look-up key), symbolized from
+ * the first frame that is not the tracer's own, in one allocation.
+ */
+static struct stack_info *stack_info__new(const struct ksyms *ksyms, const __u64 *ips, __u32 nr,
+					  __u64 h)
 {
-	struct stack_info *si = calloc(1, sizeof(*si));
-	char buf[FRAME_LEN];
-	int i;
+	int skip = skip_bpf_frames(ksyms, ips, nr), nf = nr - skip, i, found;
+	char text[CAPAUDIT_MAX_STACK][FRAME_LEN];
+	size_t len[CAPAUDIT_MAX_STACK], size, off;
+	struct stack_info *si;
+	char *p;
 
+	size = sizeof(*si) + nr * sizeof(*ips) + nf * sizeof(char *);
+	for (i = 0; i < nf; i++) {
+		ksyms__format(ksyms, ips[skip + i], text[i], FRAME_LEN);
+		len[i] = strlen(text[i]) + 1;
+		size += len[i];
+	}
+	si = calloc(1, size);
 	if (!si)
 		return NULL;
-	si->frames = calloc(nr ? nr : 1, sizeof(*si->frames));
-	if (!si->frames)
-		goto out_free_si;
-	for (i = 0; i < nr; i++) {
-		ksyms__format(ksyms, ips[i], buf, sizeof(buf));
-		si->frames[i] = strdup(buf);
-		if (!si->frames[i])
-			goto out_free_si;
-		si->nr_frames = i + 1;
+	si->ips = (__u64 *)(si + 1);
+	memcpy(si->ips, ips, nr * sizeof(*ips));
+	si->nr_ips = nr;
+	si->ips_hash = h;
+	si->frames = (char **)(si->ips + nr);
+	p = (char *)(si->frames + nf);
+	for (i = 0, off = 0; i < nf; i++) {
+		si->frames[i] = memcpy(p + off, text[i], len[i]);
+		off += len[i];
 	}
-	si->call_site = site_name(ksyms, ips, nr);
-	i = callsite__find(ksyms, ips, nr);
-	si->call_site_ip = i >= 0 ? ips[i] : 0;
-	si->hash = agg__hash_frames((const char *const *)si->frames, nr);
+	si->nr_frames = nf;
+	si->call_site = site_name(ksyms, ips + skip, nf);
+	found = callsite__find(ksyms, ips + skip, nf);
+	si->call_site_ip = found >= 0 ? ips[skip + found] : 0;
+	si->hash = agg__hash_frames((const char *const *)si->frames, nf);
 	return si;
-
-out_free_si:
-	stack_info__free(si);
-	return NULL;
 }
 
-struct stack_info *stacks__get(struct stacks *s, __u32 stack_id)
+struct stack_info *stacks__get(struct stacks *s, const __u64 *ips, __u32 nr)
 {
-	__u64 ips[CAPAUDIT_MAX_STACK];
-	int nr, skip;
+	struct stack_info **slot, *si;
+	__u64 h;
 
-	if (stack_id >= CAPAUDIT_STACK_ENTRIES)
+	if (!ips || !nr)
 		return NULL;
-	if (s->by_id[stack_id])
-		return s->by_id[stack_id];
-	nr = loader__read_stack(s->loader, stack_id, ips);
-	if (nr < 0)
+	if (nr > CAPAUDIT_MAX_STACK)
+		nr = CAPAUDIT_MAX_STACK;
+	h = hash_ips(ips, nr);
+	slot = find_slot(s->slots, s->nr_slots, h, ips, nr);
+	if (*slot)
+		return *slot;
+	si = stack_info__new(s->ksyms, ips, nr, h);
+	if (!si)
 		return NULL;
-	skip = skip_bpf_frames(s->ksyms, ips, nr);
-	s->by_id[stack_id] = symbolize(s->ksyms, ips + skip, nr - skip);
-	return s->by_id[stack_id];
+	if (s->nr >= s->max || ((s->nr + 1) * 2 > s->nr_slots && grow(s))) {
+		s->dropped++;
+		stack_info__free(s->unkept);
+		s->unkept = si;
+		return si;
+	}
+	*find_slot(s->slots, s->nr_slots, h, ips, nr) = si;
+	s->nr++;
+	return si;
 }

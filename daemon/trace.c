@@ -4,7 +4,7 @@
  *
  * One epoll loop over the ring buffer, a signalfd (SIGINT, SIGTERM) and a
  * timerfd (--duration).  Each record is decoded (events.c), its stack
- * symbolized once per stack id (stacks.c), and printed as a text line or a
+ * symbolized once per distinct stack (stacks.c), and printed as a text line or a
  * JSON object.  At exit the programs are detached, the ring buffer drained
  * and the kernel-side counters read, so the summary accounts for every check.
  */
@@ -267,7 +267,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	t->delivered++;
 	r.cap_name = capnames__name(e.cap, capbuf, sizeof(capbuf));
 	r.syscall = syscalls__describe(e.syscall_nr, sysbuf, sizeof(sysbuf));
-	r.stack = stacks__get(t->stacks, e.kstack_id);
+	r.stack = stacks__get(t->stacks, events__kstack(data, size), e.nr_kframes);
 	if (e.ustack_id != CAPAUDIT_NO_STACK) {
 		r.nr_ustack = loader__read_stack(t->loader, e.ustack_id, ustack);
 		r.ustack = ustack;
@@ -366,7 +366,7 @@ static int run(struct trace *t)
 		err = privs__drop_all("trace");
 	if (err)
 		goto out_free_loader;
-	t->stacks = stacks__new(t->loader, t->ksyms);
+	t->stacks = stacks__new(t->ksyms, 0);
 	rb = rbconsumer__new(loader__events_fd(t->loader), handle_event, t);
 	if (!t->stacks || !rb) {
 		err = -ENOMEM;

@@ -50,6 +50,24 @@ static __u32 kind_at(const uint8_t *p, size_t size)
 	return kind;
 }
 
+/* The nr_kframes field of the record at p, or ~0 */
+static __u32 nr_kframes_at(const uint8_t *p, size_t size)
+{
+	__u32 nr = ~0u;
+
+	if (size >= offsetof(struct capaudit_event, nr_kframes) + sizeof(nr))
+		memcpy(&nr, p + offsetof(struct capaudit_event, nr_kframes), sizeof(nr));
+	return nr;
+}
+
+/* The size a record of that kind and that many frames has */
+static size_t record_size(__u32 kind, __u32 nr)
+{
+	return (kind == CAPAUDIT_REC_LEARN ? sizeof(struct capaudit_learn) :
+					      sizeof(struct capaudit_event)) +
+	       (size_t)nr * sizeof(__u64);
+}
+
 /* One record: 1 when it was decoded and counted */
 static int one_record(struct agg *agg, const uint8_t *data, size_t size)
 {
@@ -62,12 +80,12 @@ static int one_record(struct agg *agg, const uint8_t *data, size_t size)
 	struct check c;
 
 	if (events__decode(data, size, &e)) {
-		assert((size != sizeof(e) && size != sizeof(struct capaudit_learn)) ||
-		       kind_at(data, size) > CAPAUDIT_REC_SAMPLE ||
-		       (kind_at(data, size) == CAPAUDIT_REC_LEARN) !=
-			       (size == sizeof(struct capaudit_learn)));
+		assert(size < sizeof(e) || kind_at(data, size) > CAPAUDIT_REC_SAMPLE ||
+		       nr_kframes_at(data, size) > CAPAUDIT_MAX_STACK ||
+		       size != record_size(kind_at(data, size), nr_kframes_at(data, size)));
 		return 0;
 	}
+	assert(!events__kstack(data, size) == !e.nr_kframes);
 	window = events__window(data, size);
 	assert(!window == (e.kind != CAPAUDIT_REC_LEARN));
 	slot = kcounts__find_slot(window, CAPAUDIT_WINDOW_SLOTS, e.site);
@@ -89,7 +107,7 @@ static int one_record(struct agg *agg, const uint8_t *data, size_t size)
 		.granted = events__granted(&e),
 		.audit = events__audit_class(&e),
 		/* a kallsyms name or "[unknown]", as stacks.c gives */
-		.call_site = sites[e.kstack_id % (sizeof(sites) / sizeof(sites[0]))],
+		.call_site = sites[e.nr_kframes % (sizeof(sites) / sizeof(sites[0]))],
 		.syscall = r.syscall,
 		.workload = e.cgroup_id & 1 ? "probe.service" : e.comm,
 		.comm = e.comm,
@@ -101,7 +119,7 @@ static int one_record(struct agg *agg, const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const struct agg_limits limits = { .max_keys = 4, .max_stacks = 2 };
-	static __u64 aligned[sizeof(struct capaudit_learn) / sizeof(__u64)];
+	static __u64 aligned[sizeof(struct capaudit_record) / sizeof(__u64)];
 	size_t rec = 0;
 	struct agg *agg = agg__new(&limits);
 	struct sum s = {};
@@ -110,12 +128,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!agg)
 		abort();
-	/* records of either size, each announced by its kind field (offset 88) */
+	/* records one after the other, each sized by its kind and nr_kframes fields */
 	for (off = 0; off < size; off += rec) {
-		rec = sizeof(struct capaudit_event);
-		if (size - off >= sizeof(struct capaudit_learn) &&
-		    kind_at(data + off, size - off) == CAPAUDIT_REC_LEARN)
-			rec = sizeof(struct capaudit_learn);
+		__u32 nr = nr_kframes_at(data + off, size - off);
+
+		rec = record_size(kind_at(data + off, size - off),
+				  nr <= CAPAUDIT_MAX_STACK ? nr : 0);
 		/* the ring buffer's records are 8-byte aligned; fuzz input is not */
 		memcpy(aligned, data + off, size - off < rec ? size - off : rec);
 		decoded += one_record(agg, (const uint8_t *)aligned,

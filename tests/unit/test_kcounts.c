@@ -67,6 +67,40 @@ static void test_decode_kinds(void **state)
 	assert_int_equal(events__decode(&l, sizeof(l) - 8, &e), -EINVAL);
 }
 
+/* A record's frames follow it: its size says how many, and no more than a stack holds */
+static void test_decode_frames(void **state)
+{
+	struct capaudit_record r = {};
+	struct capaudit_event e;
+	size_t size = sizeof(r.e) + 3 * sizeof(__u64);
+
+	(void)state;
+	r.e.kind = CAPAUDIT_REC_KEY;
+	r.e.nr_kframes = 3;
+	r.data[2] = SITE;
+	assert_int_equal(events__decode(&r, size, &e), 0);
+	assert_int_equal(e.nr_kframes, 3);
+	assert_ptr_equal(events__kstack(&r, size), r.data);
+	assert_true(events__kstack(&r, size)[2] == SITE);
+	assert_int_equal(events__decode(&r, size - 8, &e), -EINVAL);
+	assert_int_equal(events__decode(&r, size + 8, &e), -EINVAL);
+	assert_null(events__kstack(&r, size + 8));
+	/* a LEARN record's frames come after its window */
+	r.e.kind = CAPAUDIT_REC_LEARN;
+	size = sizeof(struct capaudit_learn) + 3 * sizeof(__u64);
+	assert_int_equal(events__decode(&r, size, &e), 0);
+	assert_ptr_equal(events__kstack(&r, size), r.data + CAPAUDIT_WINDOW_SLOTS);
+	assert_ptr_equal(events__window(&r, size), r.data);
+	/* no frames: no stack */
+	r.e.nr_kframes = 0;
+	assert_null(events__kstack(&r, sizeof(struct capaudit_learn)));
+	/* more frames than a stack holds, whatever the size */
+	r.e.kind = CAPAUDIT_REC_CHECK;
+	r.e.nr_kframes = CAPAUDIT_MAX_STACK + 1;
+	assert_int_equal(events__decode(&r, sizeof(r.e) + (CAPAUDIT_MAX_STACK + 1) * 8, &e),
+			 -EINVAL);
+}
+
 static __u64 rows[2][CAPAUDIT_COUNT_KEYS];
 
 /* Each key's growth over both CPUs' rows, once; an index a row cannot hold is refused */
@@ -107,6 +141,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_find_slot),
 		cmocka_unit_test(test_decode_kinds),
+		cmocka_unit_test(test_decode_frames),
 		cmocka_unit_test(test_collect_rows),
 	};
 

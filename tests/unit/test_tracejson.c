@@ -25,7 +25,7 @@ static struct capaudit_event sample(void)
 		.ret = 0,
 		.opts = 0,
 		.flags = CAPAUDIT_F_USERNS_INIT,
-		.kstack_id = 7,
+		.nr_kframes = 0,
 		.ustack_id = CAPAUDIT_NO_STACK,
 	};
 
