@@ -162,8 +162,8 @@ struct chk {
 	struct capaudit_cpu *pc;	/* this CPU's counters and caches */
 	struct user_namespace *ns;
 	const __u64 *kips;		/* the kernel stack already taken, or NULL */
+	__u64 cpu;			/* 64 bits: a spill keeps its bound */
 	__u32 nr_kips;
-	__u32 cpu;
 };
 
 #define READ_ONCE_U32(x) (*(volatile __u32 *)&(x))
@@ -176,8 +176,14 @@ static __always_inline int this_cpu(struct task_struct *task, struct chk *c)
 	/* cpu < nr_cpu_ids, and the loader refuses more possible CPUs than this */
 	if (cpu >= CAPAUDIT_MAX_CPUS)
 		return -1;
-	c->cpu = cpu;
-	c->pc = &cpus[cpu];
+	/*
+	 * The same number, masked after a barrier so that clang keeps the mask:
+	 * it may spill cpu before the test above, and a 6.1 verifier does not
+	 * carry the test's bound to the spilled copy.
+	 */
+	barrier_var(cpu);
+	c->cpu = cpu & (CAPAUDIT_MAX_CPUS - 1);
+	c->pc = &cpus[c->cpu];
 	return 0;
 }
 

@@ -297,7 +297,7 @@ static int event_loop(struct recorder *r, struct rbconsumer *rb)
 static int drain_and_flush(struct recorder *r, struct rbconsumer *rb)
 {
 	__u64 cnt[CAPAUDIT_CNT_NR] = {};
-	char extra[256], line[640], nums[4][24];
+	char extra[320], line[768], nums[4][24];
 	struct kcounts_stats ks;
 	int err;
 
@@ -308,11 +308,13 @@ static int drain_and_flush(struct recorder *r, struct rbconsumer *rb)
 	kcounts__stats(r->kcounts, &ks);
 	snprintf(extra, sizeof(extra),
 		 "; %llu in overflow rows; %llu counted in the kernel (%llu keys, key table full "
-		 "%llu times; %llu call sites learned, %llu unwound, %llu conflicts)",
+		 "%llu times; %llu call sites learned, %llu unwound, %llu conflicts); %u stacks "
+		 "kept, %llu beyond --max-stacks",
 		 (unsigned long long)agg__overflow(r->agg),
 		 (unsigned long long)cnt[CAPAUDIT_CNT_COUNTED], (unsigned long long)ks.keys,
 		 (unsigned long long)cnt[CAPAUDIT_CNT_KEYS_FULL], (unsigned long long)ks.learned,
-		 (unsigned long long)ks.unwound, (unsigned long long)ks.conflicts);
+		 (unsigned long long)ks.unwound, (unsigned long long)ks.conflicts,
+		 stacks__nr(r->stacks), (unsigned long long)stacks__nr_dropped(r->stacks));
 	loader__format_summary(cnt, r->delivered, extra, line, sizeof(line));
 	snprintf(nums[0], sizeof(nums[0]), "%llu", (unsigned long long)cnt[CAPAUDIT_CNT_SEEN]);
 	snprintf(nums[1], sizeof(nums[1]), "%llu", (unsigned long long)r->delivered);
