@@ -511,7 +511,7 @@ static bool frames_valid(const char *const *frames, int nr)
 	return true;
 }
 
-static int stack_insert(struct agg *agg, __u64 stack_hash, const char *const *frames, int nr)
+static int stack_insert(struct agg *agg, __u64 stack_hash, char **frames, int nr)
 {
 	struct agg_stack *st;
 	int err;
@@ -521,9 +521,7 @@ static int stack_insert(struct agg *agg, __u64 stack_hash, const char *const *fr
 	if (err)
 		return err;
 	st = &agg->stacks[agg->nr_stacks];
-	st->frames = frames_dup(frames, nr);
-	if (!st->frames)
-		return -ENOMEM;
+	st->frames = frames;
 	st->hash = stack_hash;
 	st->nr = nr;
 	st->used = true;
@@ -532,27 +530,66 @@ static int stack_insert(struct agg *agg, __u64 stack_hash, const char *const *fr
 	return 0;
 }
 
+/* The stack held under stack_hash, marked used, or NULL */
+static struct agg_stack *stack_find(struct agg *agg, __u64 stack_hash)
+{
+	__u32 pos = stack_hash & agg->stack_slots.mask, i;
+
+	while ((i = slots__next(&agg->stack_slots, stack_hash, &pos)) != NONE) {
+		if (agg->stacks[i].hash == stack_hash) {
+			agg->stacks[i].used = true;
+			return &agg->stacks[i];
+		}
+	}
+	return NULL;
+}
+
+static void stack_overflow(struct agg *agg)
+{
+	agg->ov_total.stacks++;
+	agg->ov_delta.stacks++;
+}
+
+/* Insert frames (a frames_dup() block) or count why not: 0 when taken */
+static int stack_take(struct agg *agg, __u64 stack_hash, char **frames, int nr)
+{
+	int err = agg->nr_stacks < agg->max_stacks ? stack_insert(agg, stack_hash, frames, nr) :
+		-ENOSPC;
+
+	if (err)
+		stack_overflow(agg);
+	return err;
+}
+
 int agg__add_stack(struct agg *agg, __u64 stack_hash, const char *const *frames, int nr)
 {
-	__u32 pos, i;
+	char **blk;
 	int err;
 
 	if (!stack_hash || !frames_valid(frames, nr))
 		return -EINVAL;
-	pos = stack_hash & agg->stack_slots.mask;
-	while ((i = slots__next(&agg->stack_slots, stack_hash, &pos)) != NONE) {
-		if (agg->stacks[i].hash == stack_hash) {
-			agg->stacks[i].used = true;
-			return 0;
-		}
+	if (stack_find(agg, stack_hash))
+		return 0;
+	blk = frames_dup(frames, nr);
+	if (!blk) {
+		stack_overflow(agg);
+		return -ENOMEM;
 	}
-	err = agg->nr_stacks < agg->max_stacks ? stack_insert(agg, stack_hash, frames, nr) :
-		-ENOSPC;
-	if (err) {
-		agg->ov_total.stacks++;
-		agg->ov_delta.stacks++;
-	}
+	err = stack_take(agg, stack_hash, blk, nr);
+	if (err)
+		free(blk);
 	return err == -ENOSPC ? 0 : err;
+}
+
+int agg__adopt_stack(struct agg *agg, __u64 stack_hash, char **frames, int nr)
+{
+	if (!stack_hash || !frames_valid((const char *const *)frames, nr))
+		return -EINVAL;
+	if (stack_find(agg, stack_hash)) {
+		free(frames);
+		return 0;
+	}
+	return stack_take(agg, stack_hash, frames, nr);
 }
 
 static void row_of_key(const struct agg *agg, const struct agg_key *k, struct agg_row *row)

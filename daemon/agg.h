@@ -79,6 +79,15 @@ int agg__add_n(struct agg *agg, const struct check *c, __u64 n);
  * -ENOMEM (counted in agg_overflow.stacks too).
  */
 int agg__add_stack(struct agg *agg, __u64 stack_hash, const char *const *frames, int nr);
+/*
+ * The same for frames in one block that free() releases, the pointers
+ * first and their text after them (as stacks.c makes them): on 0 agg owns
+ * the block (kept, or freed when the stack is held already), so a stack's
+ * text is not copied; on an error (-EINVAL, -ENOSPC when max_stacks are
+ * held, -ENOMEM; the last two counted in agg_overflow.stacks) it stays the
+ * caller's.
+ */
+int agg__adopt_stack(struct agg *agg, __u64 stack_hash, char **frames, int nr);
 
 /*
  * The hash of a stack's frames: FNV-1a 64 over each frame followed by a

@@ -207,6 +207,15 @@ static int builder__add(struct ksyms_builder *b, const struct ksyms_line *l)
 	return 0;
 }
 
+/*
+ * Stacks hold code addresses only: data, rodata and bss symbols (nearly half
+ * of a kernel's) are not kept.  'W'/'w' can be either; they are kept.
+ */
+static bool is_text(char type)
+{
+	return strchr("TtWw", type) != NULL;
+}
+
 static int builder__read(struct ksyms_builder *b, FILE *f)
 {
 	struct ksyms_line l;
@@ -216,7 +225,7 @@ static int builder__read(struct ksyms_builder *b, FILE *f)
 
 	errno = 0;
 	while (getline(&line, &line_cap, f) >= 0) {
-		if (parse_line(line, &l))
+		if (parse_line(line, &l) || !is_text(l.type))
 			continue;
 		err = builder__add(b, &l);
 		if (err)

@@ -27,8 +27,10 @@ struct ksym {
 
 /*
  * Reads a kallsyms-format file ("ffffffff81000000 T _stext", optionally
- * followed by "\t[module]").  Malformed lines are skipped; a file with no
- * valid line gives -ENODATA.  Returns 0 or a negative errno.
+ * followed by "\t[module]").  Only code symbols ('T', 't', 'W', 'w') are
+ * kept: stacks hold code addresses, and data symbols are nearly half of a
+ * kernel's.  Malformed lines are skipped; a file with no valid line gives
+ * -ENODATA.  Returns 0 or a negative errno.
  *
  * Symbols sharing an address (aliases) are ordered by: global text ('T',
  * 'W') first, then local text ('t', 'w'), then other global, then other

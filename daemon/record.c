@@ -101,8 +101,9 @@ static int handle_event(void *ctx, void *data, size_t size)
 		return 0;
 	}
 	r->delivered++;
-	if (si && !si->recorded) {
-		agg__add_stack(r->agg, si->hash, (const char *const *)si->frames, si->nr_frames);
+	if (si && !si->recorded && si->frames &&
+	    !agg__adopt_stack(r->agg, si->hash, si->frames, si->nr_frames)) {
+		stacks__take_frames(si);	/* agg's now, until it is stored */
 		si->recorded = true;
 	}
 	c = (struct check){

@@ -2,8 +2,9 @@
 /*
  * stacks.c: a record's kernel stack → symbolized frames and call site,
  * kept by its frames, so that a stack is symbolized once however often it
- * recurs.  Each kept stack is one allocation: the struct, its return
- * addresses, its frame pointers and their text.
+ * recurs.  A kept stack is the struct with its return addresses, and its
+ * text in one block that the recorder hands over to agg, so that a stack's
+ * text is held once, and only until it is stored.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -47,6 +48,9 @@ struct stacks *stacks__new(const struct ksyms *ksyms, __u32 max)
 
 static void stack_info__free(struct stack_info *si)
 {
+	if (!si)
+		return;
+	free(si->frames);
 	free(si);
 }
 
@@ -147,44 +151,69 @@ static int skip_bpf_frames(const struct ksyms *ksyms, const __u64 *ips, int nr)
 	return i;
 }
 
+/* frames[0..nf) as one block: the pointers, then their text */
+static char **frames_block(char (*text)[FRAME_LEN], int nf)
+{
+	size_t len[CAPAUDIT_MAX_STACK], size = nf * sizeof(char *), off;
+	char **blk, *p;
+	int i;
+
+	for (i = 0; i < nf; i++) {
+		len[i] = strlen(text[i]) + 1;
+		size += len[i];
+	}
+	blk = malloc(size ? size : 1);
+	if (!blk)
+		return NULL;
+	p = (char *)(blk + nf);
+	for (i = 0, off = 0; i < nf; i++) {
+		blk[i] = memcpy(p + off, text[i], len[i]);
+		off += len[i];
+	}
+	return blk;
+}
+
 /*
- * A new stack: ips[0..nr) as they came (its look-up key), symbolized from
- * the first frame that is not the tracer's own, in one allocation.
+ * A new stack: ips[0..nr) as they came (its look-up key) in one allocation
+ * with the struct, and its text, symbolized from the first frame that is
+ * not the tracer's own, in another (stacks__take_frames).
  */
 static struct stack_info *stack_info__new(const struct ksyms *ksyms, const __u64 *ips, __u32 nr,
 					  __u64 h)
 {
 	int skip = skip_bpf_frames(ksyms, ips, nr), nf = nr - skip, i, found;
 	char text[CAPAUDIT_MAX_STACK][FRAME_LEN];
-	size_t len[CAPAUDIT_MAX_STACK], size, off;
 	struct stack_info *si;
-	char *p;
 
-	size = sizeof(*si) + nr * sizeof(*ips) + nf * sizeof(char *);
-	for (i = 0; i < nf; i++) {
-		ksyms__format(ksyms, ips[skip + i], text[i], FRAME_LEN);
-		len[i] = strlen(text[i]) + 1;
-		size += len[i];
-	}
-	si = calloc(1, size);
+	si = calloc(1, sizeof(*si) + nr * sizeof(*ips));
 	if (!si)
 		return NULL;
+	for (i = 0; i < nf; i++)
+		ksyms__format(ksyms, ips[skip + i], text[i], FRAME_LEN);
+	si->frames = frames_block(text, nf);
+	if (!si->frames) {
+		free(si);
+		return NULL;
+	}
 	si->ips = (__u64 *)(si + 1);
 	memcpy(si->ips, ips, nr * sizeof(*ips));
 	si->nr_ips = nr;
 	si->ips_hash = h;
-	si->frames = (char **)(si->ips + nr);
-	p = (char *)(si->frames + nf);
-	for (i = 0, off = 0; i < nf; i++) {
-		si->frames[i] = memcpy(p + off, text[i], len[i]);
-		off += len[i];
-	}
 	si->nr_frames = nf;
 	si->call_site = site_name(ksyms, ips + skip, nf);
 	found = callsite__find(ksyms, ips + skip, nf);
 	si->call_site_ip = found >= 0 ? ips[skip + found] : 0;
 	si->hash = agg__hash_frames((const char *const *)si->frames, nf);
 	return si;
+}
+
+char **stacks__take_frames(struct stack_info *si)
+{
+	char **frames = si->frames;
+
+	si->frames = NULL;
+	si->nr_frames = 0;
+	return frames;
 }
 
 struct stack_info *stacks__get(struct stacks *s, const __u64 *ips, __u32 nr)

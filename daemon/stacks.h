@@ -19,7 +19,8 @@ struct stack_info {
 	int nr_frames;
 	const char *call_site;	/* function of the first non-wrapper frame, or "[unknown]" */
 	__u64 call_site_ip;	/* that frame's return address, 0 when unknown */
-	char **frames;		/* "func+0xoff", innermost first */
+	char **frames;		/* "func+0xoff", innermost first; one block, the
+				 * pointers then their text: NULL once taken */
 	__u64 *ips;		/* the record's frames, as they came: the look-up key */
 	__u32 nr_ips;
 	__u64 ips_hash;
@@ -37,6 +38,12 @@ void stacks__free(struct stacks *stacks);
  * beyond the kept ones (stacks__nr_dropped counts them), the next call.
  */
 struct stack_info *stacks__get(struct stacks *stacks, const __u64 *ips, __u32 nr);
+/*
+ * Take si's text (frames[0..nr_frames), one block for free()): si keeps its
+ * hash and call site, with no frames.  The recorder's way of storing a
+ * stack's text once without holding a copy for as long as the stack is kept.
+ */
+char **stacks__take_frames(struct stack_info *si);
 /* Distinct stacks kept, and records whose stack was beyond them */
 __u32 stacks__nr(const struct stacks *stacks);
 __u64 stacks__nr_dropped(const struct stacks *stacks);

@@ -284,6 +284,7 @@ struct stack_seen {
 	__u64 hash[16];
 	int nr_frames[16];
 	char first[16][64];
+	const char *frames0[16];	/* where the first frame's text is */
 };
 
 static int collect_stack(__u64 stack_hash, const char *const *frames, int nr, void *ctx)
@@ -293,6 +294,7 @@ static int collect_stack(__u64 stack_hash, const char *const *frames, int nr, vo
 	assert_true(s->nr < 16);
 	s->hash[s->nr] = stack_hash;
 	s->nr_frames[s->nr] = nr;
+	s->frames0[s->nr] = frames[0];
 	snprintf(s->first[s->nr], 64, "%s|%s", frames[0], frames[nr - 1]);
 	s->nr++;
 	return 0;
@@ -360,6 +362,55 @@ static void test_stacks(void **state)
 	agg__free(agg);
 }
 
+/* A frames block as stacks.c makes it: the pointers, then their text */
+static char **block_of(const char *const *frames, int nr)
+{
+	size_t size = nr * sizeof(char *), off = size;
+	char **blk;
+	int i;
+
+	for (i = 0; i < nr; i++)
+		size += strlen(frames[i]) + 1;
+	blk = malloc(size);
+	assert_non_null(blk);
+	for (i = 0; i < nr; i++) {
+		blk[i] = strcpy((char *)blk + off, frames[i]);
+		off += strlen(frames[i]) + 1;
+	}
+	return blk;
+}
+
+/* adopt: taken without a copy, freed when held already, the caller's on an error */
+static void test_adopt_stack(void **state)
+{
+	struct agg_limits lim = { .max_stacks = 1 };
+	struct agg *agg = agg__new(&lim);
+	const char *f1[] = { "cap_capable+0x0", "do_mount+0x10" };
+	const char *f2[] = { "cap_capable+0x0", "bpf+0x1" };
+	__u64 h1 = agg__hash_frames(f1, 2), h2 = agg__hash_frames(f2, 2);
+	struct stack_seen seen = { 0 };
+	struct agg_overflow tot, delta;
+	char **b1 = block_of(f1, 2), **again = block_of(f1, 2), **b2 = block_of(f2, 2);
+
+	(void)state;
+	assert_int_equal(agg__adopt_stack(agg, h1, b1, 2), 0);
+	assert_int_equal(agg__adopt_stack(agg, h1, again, 2), 0);	/* held: freed (ASan) */
+	assert_int_equal(agg__nr_stacks(agg), 1);
+	/* full: counted, and b2 is still ours */
+	assert_int_equal(agg__adopt_stack(agg, h2, b2, 2), -ENOSPC);
+	agg__overflow_counts(agg, &tot, &delta);
+	assert_int_equal(tot.stacks, 1);
+	assert_string_equal(b2[1], "bpf+0x1");
+	assert_int_equal(agg__adopt_stack(agg, 0, b2, 2), -EINVAL);
+	free(b2);
+	assert_int_equal(agg__for_each_new_stack(agg, collect_stack, &seen), 0);
+	assert_int_equal(seen.nr, 1);
+	assert_int_equal(seen.hash[0], h1);
+	assert_string_equal(seen.first[0], "cap_capable+0x0|do_mount+0x10");
+	assert_ptr_equal(seen.frames0[0], b1[0]);	/* the block itself, not a copy */
+	agg__free(agg);
+}
+
 /* Adds up counts without keeping rows (more than MAX_ROWS) */
 static int sum_counts(const struct agg_row *row, void *ctx)
 {
@@ -422,6 +473,7 @@ int main(void)
 		cmocka_unit_test(test_reset_deltas),
 		cmocka_unit_test(test_hash_frames_stable),
 		cmocka_unit_test(test_stacks),
+		cmocka_unit_test(test_adopt_stack),
 		cmocka_unit_test(test_many_keys),
 		cmocka_unit_test(test_limits),
 	};

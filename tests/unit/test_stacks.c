@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -123,6 +124,33 @@ static void test_bounded(void **state)
 	stacks__free(s);
 }
 
+/* The text taken (by the recorder, for agg): the stack stays, with no frames */
+static void test_take_frames(void **state)
+{
+	struct stacks *s = stacks__new(*state, 0);
+	struct stack_info *si;
+	__u64 ips[6], hash;
+	char **frames;
+
+	assert_non_null(s);
+	make_stack(ips, DO_SYS_SETHOSTNAME, 0);
+	si = stacks__get(s, ips, 6);
+	assert_non_null(si);
+	hash = si->hash;
+	frames = stacks__take_frames(si);
+	assert_non_null(frames);
+	assert_string_equal(frames[0], "cap_capable+0x5");
+	assert_string_equal(frames[3], "__do_sys_sethostname+0x40");
+	assert_null(si->frames);
+	assert_int_equal(si->nr_frames, 0);
+	free(frames);	/* one block */
+	/* seen again: the same stack, its hash and call site, no text */
+	assert_ptr_equal(stacks__get(s, ips, 6), si);
+	assert_int_equal(si->hash, hash);
+	assert_string_equal(si->call_site, "__do_sys_sethostname");
+	stacks__free(s);
+}
+
 static void test_no_frames(void **state)
 {
 	struct stacks *s = stacks__new(*state, 0);
@@ -147,6 +175,7 @@ int main(void)
 		cmocka_unit_test(test_distinct_stacks),
 		cmocka_unit_test(test_bounded),
 		cmocka_unit_test(test_no_frames),
+		cmocka_unit_test(test_take_frames),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
