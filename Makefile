@@ -8,6 +8,7 @@
 #   make check      host unit tests only (cmocka), plain and ASan/UBSan
 #   make vmtest     guest tests only (tests/vm/*.sh through vm/run)
 #   make checkpatch scripts/checkpatch.pl on every patch in kernel/patches
+#   make lint       checkpatch.pl -f on capaudit's own C
 #   make install    binary, unit, rules, config, man page (PREFIX, DESTDIR)
 
 BUILD     ?= build
@@ -155,8 +156,9 @@ bench: $(BUILD)/capaudit $(PROG_BINS) kernel capstack
 checkpatch: | $(DEPS_STAMP)
 	@scripts/checkpatch
 
-lint:
-	clang-format --dry-run --Werror bpf/*.c bpf/capaudit.h daemon/*.c daemon/*.h
+# The kernel's checkpatch.pl -f on capaudit's own C (also a test: tests/host/095-style.sh)
+lint: | $(DEPS_STAMP)
+	@scripts/checkpatch --sources
 
 clean:
 	rm -rf $(BUILD)

@@ -28,7 +28,8 @@
 #define CAPAUDIT_MODE_EACH	0	/* one ring record per check (trace, kprobe) */
 #define CAPAUDIT_MODE_COUNT	1	/* count in the kernel by call site (record) */
 #define CAPAUDIT_MODE_COUNT_STACK 2	/* count in the kernel by full stack (record
-					 * --unwind-every-check) */
+					 * --unwind-every-check)
+					 */
 
 /*
  * A kernel stack travels in the record that needs it, never as an
@@ -68,9 +69,11 @@
 #define CAPAUDIT_REC_CHECK	0	/* one check, counted by the record */
 #define CAPAUDIT_REC_KEY	1	/* first check of a new key, counted by the record */
 #define CAPAUDIT_REC_LEARN	2	/* first check of a new fingerprint, counted by the
-					 * record; capaudit_learn with the stack window */
+					 * record; capaudit_learn with the stack window
+					 */
 #define CAPAUDIT_REC_SAMPLE	3	/* a check already counted in "counts": only its
-					 * stack, to check the key's call site */
+					 * stack, to check the key's call site
+					 */
 
 #define CAPAUDIT_WINDOW_SLOTS	128	/* raw stack slots in a LEARN record */
 #define CAPAUDIT_COUNT_KEYS	16384	/* keys in "keys", indexes in a row of "counts" */

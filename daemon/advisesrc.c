@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "advisesrc.h"
+#include "array_size.h"
 #include "callsite.h"
 #include "capdefs.h"
 #include "coverage.h"
@@ -84,8 +85,10 @@ void advise_source__usage(void)
 	       "                          running kernel's, else vm/build-kernel --print-dir's)\n");
 }
 
-/* The running kernel's vmlinux, else the one vm/build-kernel built (from
- * the repository's top directory); 0 or -ENOENT */
+/*
+ * The running kernel's vmlinux, else the one vm/build-kernel built (from
+ * the repository's top directory); 0 or -ENOENT
+ */
 static int find_vmlinux(char *buf, size_t size)
 {
 	static const char *const fmts[] = {
@@ -100,7 +103,7 @@ static int find_vmlinux(char *buf, size_t size)
 	size_t i;
 
 	if (!uname(&u)) {
-		for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(fmts); i++) {
 			snprintf(buf, size, fmts[i], u.release);
 			if (!access(buf, R_OK))
 				return 0;
@@ -238,8 +241,10 @@ static const char *helper_name(char **frames, int i, char *buf, size_t size)
 	return buf;
 }
 
-/* The first frame past the capability wrappers, mapped (f.res NULL when
- * not), and the function it called when that ended in a tail call */
+/*
+ * The first frame past the capability wrappers, mapped (f.res NULL when
+ * not), and the function it called when that ended in a tail call
+ */
 static int add_row(struct coverage *cov, struct dwarfmap *map,
 		   struct store *store, const struct agg_row *r)
 {

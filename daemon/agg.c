@@ -57,8 +57,10 @@ struct agg_ov_row {
 	__u64 count, first_ns, last_ns;
 };
 
-/* Overflow rows by cap (the last: any larger cap), verdict and audit (the
- * last: any larger audit value) */
+/*
+ * Overflow rows by cap (the last: any larger cap), verdict and audit (the
+ * last: any larger audit value)
+ */
 #define OV_AUDITS	(CHECK_AUDIT_NR + 1)
 
 struct agg {
@@ -365,8 +367,10 @@ static bool key_equal(const struct agg *agg, const struct agg_key *k, __u64 h,
 	return true;
 }
 
-/* A new key for c; strings interned on the way stay until the next reset
- * even if a later step fails (nothing references them then). */
+/*
+ * A new key for c; strings interned on the way stay until the next reset
+ * even if a later step fails (nothing references them then).
+ */
 static int key_insert(struct agg *agg, const struct check *c, const char *const strs[NR_KEY_STRS],
 		      __u64 h, struct agg_key **ret_key)
 {
@@ -720,8 +724,10 @@ static void reset_strs(struct agg *agg)
 		agg->strs[n].hash = agg->strs[i].hash;
 		n++;
 	}
-	/* the compaction copies s and hash only: strs[old].new_idx is still
-	 * the new index of the string that was at old */
+	/*
+	 * the compaction copies s and hash only: strs[old].new_idx is still
+	 * the new index of the string that was at old
+	 */
 	for (i = 0; i < agg->nr_keys; i++)
 		for (j = 0; j < NR_KEY_STRS; j++)
 			if (agg->keys[i].strs[j] != NONE)

@@ -17,11 +17,15 @@
 #define AGG_DEFAULT_MAX_STACKS	16384
 #define AGG_MAX_LIMIT		(1u << 24)	/* largest max_keys / max_stacks */
 
-/* The strings of an overflow row: a key that did not fit is counted under
- * its cap, verdict and audit class with these in place of the rest. */
+/*
+ * The strings of an overflow row: a key that did not fit is counted under
+ * its cap, verdict and audit class with these in place of the rest.
+ */
 #define AGG_OVERFLOW		"[overflow]"
-/* The cap of the overflow row of checks whose cap is >= AGG_OVERFLOW_CAPS
- * (impossible on kernels whose capability sets are 64 bits) */
+/*
+ * The cap of the overflow row of checks whose cap is >= AGG_OVERFLOW_CAPS
+ * (impossible on kernels whose capability sets are 64 bits)
+ */
 #define AGG_OVERFLOW_CAPS	64
 #define AGG_OTHER		0xffffffffu
 
@@ -33,10 +37,12 @@ struct agg_limits {
 	__u32 max_stacks;	/* distinct stacks held */
 };
 
-/* One key and its counts.  Strings belong to the agg (or the store) and stay
+/*
+ * One key and its counts.  Strings belong to the agg (or the store) and stay
  * valid during the callback only.  syscall is NULL outside a syscall.
  * first_ns / last_ns are in the clock of the checks' ts_ns: the recorder
- * feeds CLOCK_REALTIME nanoseconds, which store.c keeps as seconds. */
+ * feeds CLOCK_REALTIME nanoseconds, which store.c keeps as seconds.
+ */
 struct agg_row {
 	__u32 cap, granted, audit;
 	const char *call_site, *syscall, *workload, *comm;
@@ -45,15 +51,19 @@ struct agg_row {
 	__u64 first_ns, last_ns;
 };
 
-/* Checks counted in the overflow rows, and agg__add_stack() calls whose
- * frames could not be kept (the table of stacks was full) */
+/*
+ * Checks counted in the overflow rows, and agg__add_stack() calls whose
+ * frames could not be kept (the table of stacks was full)
+ */
 struct agg_overflow {
 	__u64 checks;
 	__u64 stacks;
 };
 
-/* NULL limits: the defaults.  NULL with errno EINVAL (a limit above
- * AGG_MAX_LIMIT) or ENOMEM. */
+/*
+ * NULL limits: the defaults.  NULL with errno EINVAL (a limit above
+ * AGG_MAX_LIMIT) or ENOMEM.
+ */
 struct agg *agg__new(const struct agg_limits *limits);
 void agg__free(struct agg *agg);
 
@@ -65,8 +75,10 @@ void agg__free(struct agg *agg);
  * strings are copied (interned once each).
  */
 int agg__add(struct agg *agg, const struct check *c);
-/* The same for n checks of one key at c->ts_ns (counts read from the
- * kernel); n == 0 is a no-op that still creates the key */
+/*
+ * The same for n checks of one key at c->ts_ns (counts read from the
+ * kernel); n == 0 is a no-op that still creates the key
+ */
 int agg__add_n(struct agg *agg, const struct check *c, __u64 n);
 
 /*
@@ -120,8 +132,10 @@ void agg__reset_deltas(struct agg *agg);
 
 /* Checks counted in overflow rows since agg__new() */
 __u64 agg__overflow(const struct agg *agg);
-/* Both overflow counts since agg__new() (total) and since the last reset
- * (delta, what the next flush stores); either pointer may be NULL */
+/*
+ * Both overflow counts since agg__new() (total) and since the last reset
+ * (delta, what the next flush stores); either pointer may be NULL
+ */
 void agg__overflow_counts(const struct agg *agg, struct agg_overflow *ret_total,
 			  struct agg_overflow *ret_delta);
 /* Keys and stacks held now (for tests and the daemon's status) */

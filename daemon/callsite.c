@@ -9,6 +9,7 @@
 #include <fnmatch.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "callsite.h"
 
 #define CALLSITE_NAME_MAX	512	/* KSYM_NAME_LEN in 6.1 */
@@ -47,7 +48,7 @@ static const char *const wrapper_patterns[] = {
 	"*capable_or_sys_admin*",
 };
 
-#define N_WRAPPER_PATTERNS (sizeof(wrapper_patterns) / sizeof(wrapper_patterns[0]))
+#define N_WRAPPER_PATTERNS ARRAY_SIZE(wrapper_patterns)
 
 static bool has_prefix(const char *s, const char *prefix, const char **ret_rest)
 {

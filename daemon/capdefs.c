@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "capdefs.h"
 #include "ctok.h"
 
@@ -247,7 +248,7 @@ int capdefs__load(const char *tree, struct capdefs **ret_defs, char *err, size_t
 		errf(err, errlen, "%s: not a directory (give the path of a kernel source tree)", tree);
 		return -ENOTDIR;
 	}
-	for (i = 0; i < sizeof(header_paths) / sizeof(header_paths[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(header_paths); i++) {
 		snprintf(path, sizeof(path), "%s/%s", tree, header_paths[i]);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd >= 0)

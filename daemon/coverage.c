@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "coverage.h"
 
 struct observed {
@@ -172,9 +173,11 @@ static bool same_file(const char *dwarf_path, const char *rel)
 	       !strcmp(dwarf_path + p - r, rel);
 }
 
-/* The scan names SYSCALL_DEFINEn(name) "sys_name"; the DWARF names the
+/*
+ * The scan names SYSCALL_DEFINEn(name) "sys_name"; the DWARF names the
  * functions that macro makes __do_sys_name, __se_sys_name, __x64_sys_name.
- * Into buf. */
+ * Into buf.
+ */
 static const char *scan_function_name(const char *dwarf_name, char *buf,
 				      size_t size)
 {
@@ -183,7 +186,7 @@ static const char *scan_function_name(const char *dwarf_name, char *buf,
 	const char *name = dwarf_name, *rest;
 	size_t i;
 
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++) {
 		rest = dwarf_name + strlen(prefixes[i]);
 		if (!strncmp(dwarf_name, prefixes[i], strlen(prefixes[i])) &&
 		    (!strncmp(rest, "sys_", 4) ||
@@ -197,8 +200,10 @@ static const char *scan_function_name(const char *dwarf_name, char *buf,
 	return buf;
 }
 
-/* Rank of site s for loc: 0 the same line, then by distance (a site after
- * the line first); -1 when it cannot match */
+/*
+ * Rank of site s for loc: 0 the same line, then by distance (a site after
+ * the line first); -1 when it cannot match
+ */
 static long match_rank(const struct coverage_site *s,
 		       const struct dwarfmap_loc *loc)
 {
@@ -232,8 +237,10 @@ static long best_site(const struct coverage *c, const struct dwarfmap_loc *loc)
 	return best;
 }
 
-/* The site of helper in the function that tail-called it (its first site
- * when none names the helper) */
+/*
+ * The site of helper in the function that tail-called it (its first site
+ * when none names the helper)
+ */
 static long tail_call_site(const struct coverage *c, const struct observed *o)
 {
 	const struct dwarfmap_loc *start = &o->callee_res.locs[0];

@@ -55,10 +55,11 @@ int coverage__add_static(struct coverage *c, const char *file,
 struct coverage_frame {
 	const char *frame; /* the call-site frame "func+0xoff" */
 	const struct dwarfmap_result *res; /* its mapping, NULL: not mapped */
-	const char *
-		helper; /* the outermost capability wrapper it called, or NULL */
-	/* a function the call-site frame called that ended in a tail call to
-	 * the helper (dwarfmap__call_target()), and where it starts; or NULL */
+	const char *helper;	/* the outermost capability wrapper it called, or NULL */
+	/*
+	 * a function the call-site frame called that ended in a tail call to
+	 * the helper (dwarfmap__call_target()), and where it starts; or NULL
+	 */
 	const char *tail_callee;
 	const struct dwarfmap_result *callee_res;
 };

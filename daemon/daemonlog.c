@@ -13,6 +13,7 @@
 #include <sys/uio.h>
 #include <systemd/sd-journal.h>
 
+#include "array_size.h"
 #include "daemonlog.h"
 
 #define MAX_FIELDS 16
@@ -43,7 +44,7 @@ static int add_field(struct fields_buf *b, const char *name, const char *value)
 	size_t room = sizeof(b->text) - b->used;
 	int len;
 
-	if (b->n == sizeof(b->iov) / sizeof(b->iov[0]))
+	if (b->n == ARRAY_SIZE(b->iov))
 		return -1;
 	len = snprintf(b->text + b->used, room, "%s=%s", name, value);
 	if (len < 0 || (size_t)len >= room)

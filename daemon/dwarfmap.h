@@ -15,14 +15,15 @@ struct dwarfmap;
 struct dwarfmap_loc {
 	const char *file; /* as the DWARF names it (often absolute) */
 	unsigned int line;
-	const char *
-		function; /* the (possibly inlined) function holding file:line */
+	const char *function;	/* the (possibly inlined) function holding file:line */
 };
 
 #define DWARFMAP_MAX_DEPTH 16
 
-/* Where a frame lands: locs[0] the innermost source line, each next one the
- * line that the previous level was inlined into. */
+/*
+ * Where a frame lands: locs[0] the innermost source line, each next one the
+ * line that the previous level was inlined into.
+ */
 struct dwarfmap_result {
 	struct dwarfmap_loc locs[DWARFMAP_MAX_DEPTH];
 	int nr;
@@ -62,8 +63,10 @@ int dwarfmap__call_target(struct dwarfmap *map, const char *func,
 /* The vmlinux's GNU build ID: its length (bytes at *ret_bits), or -ENODATA */
 int dwarfmap__build_id(struct dwarfmap *map, const unsigned char **ret_bits);
 
-/* Splits a frame "func+0xoff" (ksyms__format()) into func (into buf) and off.
- * -EINVAL when it has no "+0x" offset or func does not fit. */
+/*
+ * Splits a frame "func+0xoff" (ksyms__format()) into func (into buf) and off.
+ * -EINVAL when it has no "+0x" offset or func does not fit.
+ */
 int dwarfmap__parse_frame(const char *frame, char *buf, size_t size,
 			  unsigned long *ret_off);
 

@@ -25,9 +25,11 @@ struct loader_opts {
 	bool user_stack;
 	__u32 ringbuf_bytes;		/* power of two, >= page size; 0: default */
 	enum loader_attach attach;
-	/* the kernel's types from this file (vmlinux, .btf) instead of
+	/*
+	 * the kernel's types from this file (vmlinux, .btf) instead of
 	 * /sys/kernel/btf/vmlinux: kprobe then, as fexit needs the running
-	 * kernel's own BTF; NULL: the kernel's */
+	 * kernel's own BTF; NULL: the kernel's
+	 */
 	const char *btf_path;
 	bool verbose;			/* libbpf debug messages */
 	__u32 mode;			/* CAPAUDIT_MODE_*: EACH for trace */

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "commands.h"
 
 struct command {
@@ -21,7 +22,7 @@ static const struct command commands[] = {
 	{ "scan", cmd_scan, "count capability uses in a kernel source tree" },
 };
 
-#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+#define N_COMMANDS ARRAY_SIZE(commands)
 
 static void usage(FILE *out)
 {

@@ -329,7 +329,8 @@ static int mailmap__line(struct maintainers *m, char *line)
 	struct mailmap_entry e = { 0 };
 	char name[256], addr[256];
 
-	if ((end = strchr(line, '#')))
+	end = strchr(line, '#');
+	if (end)
 		*end = '\0';
 	lt1 = strchr(line, '<');
 	gt1 = lt1 ? strchr(lt1, '>') : NULL;
@@ -521,7 +522,9 @@ int maintainers__load(const char *tree, struct maintainers **ret_m, char *err, s
 	close(fd);
 	text[st.st_size] = '\0';
 	m = calloc(1, sizeof(*m));
-	if (!m || !(m->tree = strdup(tree))) {
+	if (m)
+		m->tree = strdup(tree);
+	if (!m || !m->tree) {
 		free(m);
 		free(text);
 		return -ENOMEM;
@@ -677,9 +680,10 @@ const struct maint_section *maintainers__section(const struct maintainers *m, co
 
 const char *maintainers__address(const char *person, char *buf, size_t size)
 {
-	const char *lt = strrchr(person, '<'), *gt;
+	const char *lt = strrchr(person, '<');
+	const char *gt = lt ? strchr(lt, '>') : NULL;
 
-	if (lt && (gt = strchr(lt, '>')))
+	if (gt)
 		snprintf(buf, size, "%.*s", (int)(gt - lt - 1), lt + 1);
 	else
 		snprintf(buf, size, "%s", person);

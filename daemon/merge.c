@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 #include <linux/types.h>
 
+#include "array_size.h"
 #include "commands.h"
 #include "merge.h"
 
@@ -28,7 +29,7 @@ struct merge {
 static const char *const key_fields[] = { "cap", "verdict", "audit", "workload", "comm",
 					  "syscall", "call_site", "stack" };
 
-#define N_KEY_FIELDS (sizeof(key_fields) / sizeof(key_fields[0]))
+#define N_KEY_FIELDS ARRAY_SIZE(key_fields)
 
 /* "CAP_SYS_ADMIN\x1fgranted\x1f..." : the row's key as one string */
 static int row_key(json_object *row, char *buf, size_t size)

@@ -117,7 +117,7 @@ static void print_folded(struct store *store, const struct rowset *rs)
 	}
 }
 
-json_object *report__row_json(const struct agg_row *r)
+struct json_object *report__row_json(const struct agg_row *r)
 {
 	json_object *o = json_object_new_object();
 	char capbuf[CAPNAMES_BUF_LEN], hash[24];
@@ -163,7 +163,7 @@ static json_object *stacks_json(struct store *store, const struct rowset *rs)
 	return o;
 }
 
-json_object *report__losses_json(const __u64 *losses, const struct agg_overflow *ov)
+struct json_object *report__losses_json(const __u64 *losses, const struct agg_overflow *ov)
 {
 	json_object *o = json_object_new_object();
 

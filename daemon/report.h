@@ -6,7 +6,7 @@
 #include <json-c/json.h>
 #include "agg.h"
 
-json_object *report__row_json(const struct agg_row *row);
-json_object *report__losses_json(const __u64 *losses, const struct agg_overflow *ov);
+struct json_object *report__row_json(const struct agg_row *row);
+struct json_object *report__losses_json(const __u64 *losses, const struct agg_overflow *ov);
 
 #endif

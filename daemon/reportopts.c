@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "array_size.h"
 #include "capnames.h"
 #include "reportopts.h"
 #include "fallback.h"
@@ -17,8 +18,9 @@
 #define CAPAUDIT_DATADIR "/usr/local/share/capaudit"
 #endif
 
-enum { OPT_STORE = 256, OPT_CAP, OPT_VERDICT, OPT_SINCE, OPT_UNTIL, OPT_CSV, OPT_FOLDED,
-       OPT_RULES };
+enum {
+	OPT_STORE = 256, OPT_CAP, OPT_VERDICT, OPT_SINCE, OPT_UNTIL, OPT_CSV, OPT_FOLDED, OPT_RULES,
+};
 
 static const struct option long_opts[] = {
 	{ "store", required_argument, NULL, OPT_STORE },
@@ -75,7 +77,7 @@ static int parse_time(const char *arg, __u64 *ret)
 		*ret = v * 1000000000ull;
 		return 0;
 	}
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
 		if (end[0] == units[i].unit && !end[1]) {
 			*ret = ((__u64)time(NULL) - v * units[i].secs) * 1000000000ull;
 			return 0;

@@ -91,17 +91,39 @@ static int parse_args(int argc, char **argv, struct scan_args *a)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'H': a->opts.headers = 1; break;
-		case 'A': a->opts.article_filter = 1; break;
-		case 'j': a->format = FMT_JSON; break;
-		case 'c': a->format = FMT_CSV; break;
-		case 's': a->sites = 1; break;
-		case 'p': a->progress = 1; break;
-		case 'P': a->progress = 0; break;
-		case 'd': a->diff = 1; break;
-		case 'm': a->maintainers = 1; break;
-		case 'S': a->svg = optarg; break;
-		case 'W': a->html = optarg; break;
+		case 'H':
+			a->opts.headers = 1;
+			break;
+		case 'A':
+			a->opts.article_filter = 1;
+			break;
+		case 'j':
+			a->format = FMT_JSON;
+			break;
+		case 'c':
+			a->format = FMT_CSV;
+			break;
+		case 's':
+			a->sites = 1;
+			break;
+		case 'p':
+			a->progress = 1;
+			break;
+		case 'P':
+			a->progress = 0;
+			break;
+		case 'd':
+			a->diff = 1;
+			break;
+		case 'm':
+			a->maintainers = 1;
+			break;
+		case 'S':
+			a->svg = optarg;
+			break;
+		case 'W':
+			a->html = optarg;
+			break;
 		case 'I':
 			if (!strcmp(optarg, "auto")) {
 				a->opts.io = SRCSCAN_IO_AUTO;
@@ -117,7 +139,9 @@ static int parse_args(int argc, char **argv, struct scan_args *a)
 				return 2;
 			}
 			break;
-		case 'D': a->patch = optarg; break;
+		case 'D':
+			a->patch = optarg;
+			break;
 		case 't':
 			if (!strcmp(optarg, "sites")) {
 				a->table = SCAN_N_TABLES;

@@ -427,8 +427,8 @@ static void hunk_function(const char *line, size_t len, char *buf, size_t size)
 		return;
 	while (paren > ctx && paren[-1] == ' ')
 		paren--;
-	for (s = paren; s > ctx && (s[-1] == '_' || (unsigned)((s[-1] | 0x20) - 'a') < 26u ||
-				    (unsigned)(s[-1] - '0') < 10u); s--)
+	for (s = paren; s > ctx && (s[-1] == '_' || (unsigned int)((s[-1] | 0x20) - 'a') < 26u ||
+				    (unsigned int)(s[-1] - '0') < 10u); s--)
 		;
 	if (paren > s)
 		snprintf(buf, size, "%.*s", (int)(paren - s), s);
@@ -466,13 +466,21 @@ static int hunk_header(const char *spec, unsigned int *old_start, unsigned int *
 		       unsigned int *new_start, unsigned int *new_count)
 {
 	unsigned int os, oc = 1, ns, nc = 1;
-	int e1 = 0, e2 = 0, e3 = 0, e4 = 0;
+	int end = 0;	/* set by %n only when the whole form matched */
 
-	if (!(sscanf(spec, "@@ -%u,%u +%u,%u @@%n", &os, &oc, &ns, &nc, &e1) == 4 && e1) &&
-	    !(oc = 1, nc = 1, sscanf(spec, "@@ -%u +%u,%u @@%n", &os, &ns, &nc, &e2) == 3 && e2) &&
-	    !(oc = 1, nc = 1, sscanf(spec, "@@ -%u,%u +%u @@%n", &os, &oc, &ns, &e3) == 3 && e3) &&
-	    !(oc = 1, nc = 1, sscanf(spec, "@@ -%u +%u @@%n", &os, &ns, &e4) == 2 && e4))
-		return -EBADMSG;
+	if (sscanf(spec, "@@ -%u,%u +%u,%u @@%n", &os, &oc, &ns, &nc, &end) == 4 && end)
+		goto check_counts;
+	oc = nc = 1;
+	if (sscanf(spec, "@@ -%u +%u,%u @@%n", &os, &ns, &nc, &end) == 3 && end)
+		goto check_counts;
+	oc = nc = 1;
+	if (sscanf(spec, "@@ -%u,%u +%u @@%n", &os, &oc, &ns, &end) == 3 && end)
+		goto check_counts;
+	oc = nc = 1;
+	if (sscanf(spec, "@@ -%u +%u @@%n", &os, &ns, &end) == 2 && end)
+		goto check_counts;
+	return -EBADMSG;
+check_counts:
 	if ((!os && oc) || (!ns && nc))
 		return -EBADMSG;
 	*old_start = os;

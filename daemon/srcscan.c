@@ -16,6 +16,7 @@
 #include <immintrin.h>
 #endif
 
+#include "array_size.h"
 #include "ctok.h"
 #include "srcscan.h"
 #include "srcscan_int.h"
@@ -184,7 +185,7 @@ int srcscan__is_helper(const char *name, size_t len)
 		return 0;
 	memcpy(buf, name, len);
 	buf[len] = '\0';
-	for (i = 0; i < sizeof(helper_patterns) / sizeof(helper_patterns[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(helper_patterns); i++)
 		if (!fnmatch(helper_patterns[i], buf, 0))
 			return 1;
 	return 0;
@@ -241,12 +242,12 @@ static int is_not_declarator(const char *s, size_t len)
 {
 	size_t i;
 
-	for (i = 0; len <= 6 && i < sizeof(statements) / sizeof(statements[0]); i++)
+	for (i = 0; len <= 6 && i < ARRAY_SIZE(statements); i++)
 		if (!strncmp(statements[i], s, len) && !statements[i][len])
 			return 1;
 	if (len < 6 || (s[0] != '_' && s[0] != 't'))
 		return 0;
-	for (i = 0; i < sizeof(not_declarators) / sizeof(not_declarators[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(not_declarators); i++)
 		if (!strncmp(not_declarators[i], s, len) && !not_declarators[i][len])
 			return 1;
 	return 0;

@@ -57,7 +57,7 @@ struct worker {
 
 static int is_ident_char(char c)
 {
-	return c == '_' || (unsigned)((c | 0x20) - 'a') < 26u || (unsigned)(c - '0') < 10u;
+	return c == '_' || (unsigned int)((c | 0x20) - 'a') < 26u || (unsigned int)(c - '0') < 10u;
 }
 
 /*

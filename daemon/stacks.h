@@ -20,7 +20,8 @@ struct stack_info {
 	const char *call_site;	/* function of the first non-wrapper frame, or "[unknown]" */
 	__u64 call_site_ip;	/* that frame's return address, 0 when unknown */
 	char **frames;		/* "func+0xoff", innermost first; one block, the
-				 * pointers then their text: NULL once taken */
+				 * pointers then their text: NULL once taken
+				 */
 	__u64 *ips;		/* the record's frames, as they came: the look-up key */
 	__u32 nr_ips;
 	__u64 ips_hash;

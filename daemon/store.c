@@ -686,8 +686,10 @@ static void bind_filter(sqlite3_stmt *st, const struct store_filter *f)
 	sqlite3_bind_int64(st, 5, f ? seconds(f->until_ns) : 0);
 }
 
-/* Step st to its end, fn called on each row (stopping at a non-zero
- * return, which is returned), then finalize it */
+/*
+ * Step st to its end, fn called on each row (stopping at a non-zero
+ * return, which is returned), then finalize it
+ */
 static int step_rows(sqlite3 *db, sqlite3_stmt *st, int (*fn)(sqlite3_stmt *st, void *ctx),
 		     void *ctx)
 {

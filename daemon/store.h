@@ -37,9 +37,11 @@ int store__open(const char *path, bool create, struct store **ret_store);
 void store__close(struct store *store);
 /* The reasons above in words; strerror(-err) for the others */
 const char *store__strerror(int err);
-/* For the edges (subcommands): print why store__open() failed and what to
+/*
+ * For the edges (subcommands): print why store__open() failed and what to
  * do, "capaudit: the store PATH is not a capaudit database (REASON): move it
- * away or pass --store", or "capaudit: cannot open the store PATH: ..." */
+ * away or pass --store", or "capaudit: cannot open the store PATH: ..."
+ */
 void store__explain_error(const char *path, int err);
 
 /*
@@ -100,8 +102,10 @@ struct store_filter {
 int store__for_each_row(struct store *store, const struct store_filter *f,
 			int (*fn)(const struct agg_row *row, void *ctx), void *ctx);
 
-/* The frames of a stored stack, innermost first, in one allocation: free
- * *ret_frames once.  -ENOENT for a hash the store has no frames for. */
+/*
+ * The frames of a stored stack, innermost first, in one allocation: free
+ * *ret_frames once.  -ENOENT for a hash the store has no frames for.
+ */
 int store__stack_frames(struct store *store, __u64 stack_hash, char ***ret_frames,
 			int *ret_nr);
 

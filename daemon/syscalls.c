@@ -6,11 +6,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "array_size.h"
 #include "syscalls.h"
 #include "capaudit.h"
 #include "syscall_names.h"
 
-#define N_SYSCALL_NAMES (sizeof(syscall_names) / sizeof(syscall_names[0]))
+#define N_SYSCALL_NAMES ARRAY_SIZE(syscall_names)
 
 const char *syscalls__name(__u64 nr)
 {

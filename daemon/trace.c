@@ -85,8 +85,10 @@ static int parse_uint(const char *arg, const char *what, unsigned long max, unsi
 	return 0;
 }
 
-enum { OPT_CAPS = 256, OPT_DENIED, OPT_AUDIT, OPT_NOSTACK, OPT_RINGBUF, OPT_KPROBE, OPT_KALLSYMS,
-       OPT_BTF };
+enum {
+	OPT_CAPS = 256, OPT_DENIED, OPT_AUDIT, OPT_NOSTACK, OPT_RINGBUF, OPT_KPROBE, OPT_KALLSYMS,
+	OPT_BTF,
+};
 
 static const struct option long_opts[] = {
 	{ "pid", required_argument, NULL, 'p' },

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "workload.h"
 
 #define CACHE_SLOTS 4096	/* power of two */
@@ -77,7 +78,7 @@ static int unit_name(const char *comp, size_t len, char *buf, size_t size)
 						".swap" };
 	size_t i, sl;
 
-	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(suffixes); i++) {
 		sl = strlen(suffixes[i]);
 		if (len > sl && !strncmp(comp + len - sl, suffixes[i], sl)) {
 			snprintf(buf, size, "%.*s", (int)len, comp);

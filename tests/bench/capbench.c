@@ -37,6 +37,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array_size.h"
+
 #define MAX_THREADS 64
 #define MAX_SITES 8
 
@@ -128,10 +130,10 @@ static int parse_sites(char *list)
 
 	nr_sites = 0;
 	for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < sizeof(site_names) / sizeof(site_names[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(site_names); i++)
 			if (!strcmp(name, site_names[i]))
 				break;
-		if (i == sizeof(site_names) / sizeof(site_names[0]) || nr_sites == MAX_SITES)
+		if (i == ARRAY_SIZE(site_names) || nr_sites == MAX_SITES)
 			return -1;
 		sites[nr_sites++] = i;
 	}

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "agg.h"
+#include "array_size.h"
 #include "capnames.h"
 #include "events.h"
 #include "kcounts.h"
@@ -107,7 +108,7 @@ static int one_record(struct agg *agg, const uint8_t *data, size_t size)
 		.granted = events__granted(&e),
 		.audit = events__audit_class(&e),
 		/* a kallsyms name or "[unknown]", as stacks.c gives */
-		.call_site = sites[e.nr_kframes % (sizeof(sites) / sizeof(sites[0]))],
+		.call_site = sites[e.nr_kframes % ARRAY_SIZE(sites)],
 		.syscall = r.syscall,
 		.workload = e.cgroup_id & 1 ? "probe.service" : e.comm,
 		.comm = e.comm,

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "maintainers.h"
 
 static const char *const files[] = {
@@ -76,7 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fclose(f);
 	if (maintainers__load(tree, &m, err, sizeof(err)))
 		return 0;
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(files); i++)
 		check_sections(m, files[i]);
 	maintainers__free(m);
 	return 0;

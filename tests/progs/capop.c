@@ -30,6 +30,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "array_size.h"
+
 #ifndef MADV_SOFT_OFFLINE
 #define MADV_SOFT_OFFLINE 101
 #endif
@@ -412,7 +414,7 @@ static void usage(FILE *f)
 	size_t i;
 
 	fprintf(f, "usage: capop OPERATION\n");
-	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(ops); i++)
 		fprintf(f, "  %-24s %s\n", ops[i].name, ops[i].help);
 	fprintf(f, "exit: 0 done, 1 denied (errno name printed), 2 other error\n");
 }
@@ -434,7 +436,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(ops); i++)
 		if (!strcmp(argv[1], ops[i].name))
 			op = &ops[i];
 	if (!op) {

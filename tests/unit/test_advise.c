@@ -9,6 +9,7 @@
 #include <linux/capability.h>
 
 #include "advise.h"
+#include "array_size.h"
 
 struct env {
 	struct fallback *fb;
@@ -146,7 +147,7 @@ static void test_generic_admin(void **state)
 	struct advice a;
 	size_t i;
 
-	for (i = 0; i < sizeof(sites) / sizeof(sites[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(sites); i++) {
 		advise__classify(env->fb, env->rules, sites[i], &a);
 		assert_int_equal(a.cls, ADVISE_GENERIC_ADMIN);
 		assert_int_equal(a.cap, CAP_SYS_ADMIN);

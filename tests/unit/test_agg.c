@@ -263,14 +263,16 @@ static void test_reset_deltas(void **state)
 
 static void test_hash_frames_stable(void **state)
 {
-	const char *frames[] = { "cap_capable+0x0", "ns_capable+0x2d", "__x64_sys_sethostname+0x3e" };
-	const char *ab_c[] = { "ab", "c" }, *a_bc[] = { "a", "bc" };
-	const char *rev[] = { frames[2], frames[1], frames[0] };
-	const char *a[] = { "a" };
+	const char *const frames[] = { "cap_capable+0x0", "ns_capable+0x2d", "__x64_sys_sethostname+0x3e" };
+	const char *const ab_c[] = { "ab", "c" }, *const a_bc[] = { "a", "bc" };
+	const char *const rev[] = { frames[2], frames[1], frames[0] };
+	const char *const a[] = { "a" };
 
 	(void)state;
-	/* FNV-1a 64 of "frame\n"...: values computed independently, so a
-	 * change of the hash (which would split every stored stack) fails */
+	/*
+	 * FNV-1a 64 of "frame\n"...: values computed independently, so a
+	 * change of the hash (which would split every stored stack) fails
+	 */
 	assert_int_equal(agg__hash_frames(frames, 3), 0x45531f987bd4bae9ull);
 	assert_int_equal(agg__hash_frames(a, 1), 0x089bdc07b544e7b2ull);
 	assert_int_not_equal(agg__hash_frames(frames, 3), agg__hash_frames(rev, 3));
@@ -304,16 +306,16 @@ static void test_stacks(void **state)
 {
 	struct agg_limits lim = { .max_stacks = 2 };
 	struct agg *agg = agg__new(&lim);
-	const char *f1[] = { "cap_capable+0x0", "do_mount+0x10" };
-	const char *f2[] = { "cap_capable+0x0", "do_syslog+0x20", "x+0x1" };
-	const char *f3[] = { "cap_capable+0x0", "bpf+0x1" };
-	const char *bad[] = { "a\nb" };
+	const char *const f1[] = { "cap_capable+0x0", "do_mount+0x10" };
+	const char *const f2[] = { "cap_capable+0x0", "do_syslog+0x20", "x+0x1" };
+	const char *const f3[] = { "cap_capable+0x0", "bpf+0x1" };
+	const char *const bad[] = { "a\nb" };
 	__u64 h1 = agg__hash_frames(f1, 2), h2 = agg__hash_frames(f2, 3);
 	__u64 h3 = agg__hash_frames(f3, 2);
 	struct agg_overflow tot, delta;
 	struct stack_seen seen = { 0 };
 	char buf[32];
-	const char *fb[] = { buf };
+	const char *const fb[] = { buf };
 
 	(void)state;
 	assert_int_equal(agg__add_stack(agg, h1, f1, 2), 0);
@@ -385,8 +387,8 @@ static void test_adopt_stack(void **state)
 {
 	struct agg_limits lim = { .max_stacks = 1 };
 	struct agg *agg = agg__new(&lim);
-	const char *f1[] = { "cap_capable+0x0", "do_mount+0x10" };
-	const char *f2[] = { "cap_capable+0x0", "bpf+0x1" };
+	const char *const f1[] = { "cap_capable+0x0", "do_mount+0x10" };
+	const char *const f2[] = { "cap_capable+0x0", "bpf+0x1" };
 	__u64 h1 = agg__hash_frames(f1, 2), h2 = agg__hash_frames(f2, 2);
 	struct stack_seen seen = { 0 };
 	struct agg_overflow tot, delta;
@@ -418,8 +420,10 @@ static int sum_counts(const struct agg_row *row, void *ctx)
 	return 0;
 }
 
-/* Many keys: the tables grow and rehash; every count lands where it belongs,
- * across resets, and rows + overflow always add up to what was added */
+/*
+ * Many keys: the tables grow and rehash; every count lands where it belongs,
+ * across resets, and rows + overflow always add up to what was added
+ */
 static void test_many_keys(void **state)
 {
 	struct agg_limits lim = { .max_keys = 3000 };
@@ -446,8 +450,10 @@ static void test_many_keys(void **state)
 		assert_int_equal(agg__nr_keys(agg), 3000);
 		assert_int_equal(agg__for_each(agg, sum_counts, &in_rows), 0);
 		assert_int_equal(in_rows, added);
-		/* each round starts with the keys of the last round (the same
-		 * sites but workloads shifted) so overflow is what differs */
+		/*
+		 * each round starts with the keys of the last round (the same
+		 * sites but workloads shifted) so overflow is what differs
+		 */
 		assert_true(agg__overflow(agg) - ov_before > 0);
 		agg__reset_deltas(agg);
 	}

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "array_size.h"
 #include "fixture.h"
 #include "callsite.h"
 
@@ -95,10 +96,10 @@ static void test_wrapper_names(void **state)
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(wrappers) / sizeof(wrappers[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(wrappers); i++)
 		if (!callsite__is_wrapper(wrappers[i]))
 			fail_msg("%s should be a wrapper", wrappers[i]);
-	for (i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(others); i++)
 		if (callsite__is_wrapper(others[i]))
 			fail_msg("%s should not be a wrapper", others[i]);
 	assert_false(callsite__is_wrapper(NULL));

@@ -12,6 +12,7 @@
 #include <sys/capability.h>
 #include <cmocka.h>
 
+#include "array_size.h"
 #include "capnames.h"
 
 static void test_known(void **state)
@@ -103,7 +104,7 @@ static void test_parse(void **state)
 	assert_parses("chown", 0);
 	assert_parses("63", 63);
 	assert_parses("CAP_63", 63);
-	for (i = 0; i < sizeof(invalid) / sizeof(invalid[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(invalid); i++)
 		if (capnames__parse(invalid[i], &cap) != -EINVAL)
 			fail_msg("'%s' should be -EINVAL", invalid[i]);
 	assert_int_equal(cap, 7);
@@ -146,7 +147,7 @@ static void test_parse_list(void **state)
 	assert_int_equal(capnames__parse_list("63,0", &mask), 0);
 	assert_int_equal(mask, (1ULL << 63) | 1ULL);
 	mask = 0x5a5a;
-	for (i = 0; i < sizeof(invalid) / sizeof(invalid[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(invalid); i++)
 		if (capnames__parse_list(invalid[i], &mask) != -EINVAL)
 			fail_msg("'%s' should be -EINVAL", invalid[i]);
 	assert_int_equal(capnames__parse_list("1,64", &mask), -ERANGE);

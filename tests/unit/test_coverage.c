@@ -111,8 +111,10 @@ static void test_exact_line_and_counts(void **state)
 	coverage__free(c);
 }
 
-/* The call's line is the one before the CAP_ token's: the nearest site of
- * the same function (the syscall's name as the scan writes it) */
+/*
+ * The call's line is the one before the CAP_ token's: the nearest site of
+ * the same function (the syscall's name as the scan writes it)
+ */
 static void test_split_call_same_function(void **state)
 {
 	struct dwarfmap_result r = one("/src/linux/kernel/sys.c", 1425, "__do_sys_setdomainname");

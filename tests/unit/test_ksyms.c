@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "array_size.h"
 #include "fixture.h"
 #include "ksyms.h"
 
@@ -232,7 +233,7 @@ static void test_malformed(void **state)
 	assert_int_equal(sym->addr, 0xffffffff81001000UL);
 	sym = get_symbol(ksyms, "in_module");
 	assert_string_equal(sym->module, "ext4");
-	for (i = 0; i < sizeof(rejected) / sizeof(rejected[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(rejected); i++)
 		assert_null(ksyms__get_symbol(ksyms, rejected[i]));
 	ksyms__free(ksyms);
 }

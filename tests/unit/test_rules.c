@@ -12,6 +12,7 @@
 #include <cmocka.h>
 #include <linux/capability.h>
 
+#include "array_size.h"
 #include "rules.h"
 
 #define SENTINEL ((struct rules *)0x1)
@@ -118,11 +119,11 @@ struct bad_case {
 #define OK_LINE2 "keyctl_setperm_key CAP_FOWNER \"r\" ref\n"
 
 static const struct bad_case bad_unknown_cap = {
-	"# c\n\n" "x_fn CAP_FOO \"r\" ref\n", 3, "unknown capability 'CAP_FOO'" };
+	"# c\n\nx_fn CAP_FOO \"r\" ref\n", 3, "unknown capability 'CAP_FOO'" };
 static const struct bad_case bad_missing_cap = {
 	OK_LINE "x_fn\n", 2, "missing capability" };
 static const struct bad_case bad_missing_rationale = {
-	OK_LINE OK_LINE2 "\n" "x_fn CAP_CHOWN # \"r\" ref\n", 4, "missing rationale" };
+	OK_LINE OK_LINE2 "\nx_fn CAP_CHOWN # \"r\" ref\n", 4, "missing rationale" };
 static const struct bad_case bad_missing_reference = {
 	"x_fn CAP_CHOWN \"r r\"\n", 1, "missing reference" };
 static const struct bad_case bad_unterminated = {
@@ -310,7 +311,7 @@ static void test_shipped_rules(void **state)
 		assert_true(strlen(r->rationale) > 20);
 		assert_true(strlen(r->reference) > 5);
 	}
-	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
 		r = rules__match(rules, want[i].site);
 		if (!r)
 			fail_msg("no rule for %s", want[i].site);
@@ -318,7 +319,7 @@ static void test_shipped_rules(void **state)
 		if (want[i].new_cap)
 			assert_string_equal(r->new_cap_name, want[i].new_cap);
 	}
-	for (i = 0; i < sizeof(generic) / sizeof(generic[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(generic); i++)
 		if (rules__match(rules, generic[i]))
 			fail_msg("%s matches rule line %d", generic[i],
 				 rules__match(rules, generic[i])->line);

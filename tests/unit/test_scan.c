@@ -16,6 +16,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "array_size.h"
 #include "capdefs.h"
 #include "chart.h"
 #include "ctok.h"
@@ -252,7 +253,7 @@ static void test_buffer_sites(void **state)
 	s = srcscan__new(defs);
 	assert_non_null(s);
 	assert_int_equal(srcscan__buffer(s, "kernel/uses.c", buf, len, NULL), 0);
-	check_sites(s, want, sizeof(want) / sizeof(want[0]));
+	check_sites(s, want, ARRAY_SIZE(want));
 	assert_string_equal(srcscan__sites(s, &len)[0].file, "kernel/uses.c");
 	srcscan__free(s);
 	free(buf);

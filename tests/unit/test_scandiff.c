@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "array_size.h"
 #include "capdefs.h"
 #include "fixture.h"
 #include "scan_fixture.h"
@@ -80,7 +81,7 @@ static void test_diff_trees(void **state)
 
 	(void)state;
 	assert_int_equal(srcdiff__scans(a, b, &d), 0);
-	check_changes(d, want, sizeof(want) / sizeof(want[0]));
+	check_changes(d, want, ARRAY_SIZE(want));
 	assert_int_equal(sum(d, "CAP_SYS_ADMIN")->added, 1);
 	assert_int_equal(sum(d, "CAP_SYS_ADMIN")->removed, 1);
 	assert_int_equal(sum(d, "CAP_SYSLOG")->added, 1);
@@ -121,7 +122,7 @@ static void test_diff_patch(void **state)
 	(void)state;
 	/* diff/a's header lacks CAP_SYSLOG: the diff's own header hunk adds it */
 	d = patch("ab.diff", "diff/a");
-	check_changes(d, want, sizeof(want) / sizeof(want[0]));
+	check_changes(d, want, ARRAY_SIZE(want));
 	assert_int_equal(sum(d, "CAP_SYS_ADMIN")->changed_from, 1);
 	assert_int_equal(sum(d, "CAP_SYSLOG")->changed_to, 1);
 	srcdiff__free(d);
@@ -149,8 +150,10 @@ static void test_diff_patch_errors(void **state)
 	assert_int_equal(srcdiff__patch(fixture_path("scan", "malformed.diff"), defs, 0, &d, err,
 					sizeof(err)), -EBADMSG);
 	assert_non_null(strstr(err, "malformed.diff:5: not a unified diff"));
-	/* found by fuzz_patch: a hunk header cut after "+0" was taken for one
-	 * whose new side starts at line 0, and a '+' line got line 0 */
+	/*
+	 * found by fuzz_patch: a hunk header cut after "+0" was taken for one
+	 * whose new side starts at line 0, and a '+' line got line 0
+	 */
 	assert_int_equal(srcdiff__patch(fixture_path("scan", "bad-hunk.diff"), defs, 0, &d, err,
 					sizeof(err)), -EBADMSG);
 	assert_non_null(strstr(err, "bad-hunk.diff:4:"));

@@ -106,8 +106,10 @@ static void test_maint_unterminated_class(void **state)
 	snprintf(path, sizeof(path), "%s/MAINTAINERS", dir);
 	f = fopen(path, "w");
 	assert_non_null(f);
-	/* and, found by fuzz_maintainers, regexes that made regcomp() take a
-	 * gigabyte: left out, like Perl-only ones */
+	/*
+	 * and, found by fuzz_maintainers, regexes that made regcomp() take a
+	 * gigabyte: left out, like Perl-only ones
+	 */
 	fputs("COSTLY\nM:\tC <c@example.org>\nK:\t(?i)ma+++++++++++++++++++++++++++++++++\n"
 	      "N:\t(cap*)*{200}\nN:\tcap{9999}\n\n", f);
 	fputs("OPEN CLASS\nM:\tA <a@example.org>\nF:\tkernel/cap[\n\n"

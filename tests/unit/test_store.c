@@ -101,7 +101,7 @@ static void read_rows(struct store *st, const struct store_filter *f, struct row
 static void test_round_trip(void **state)
 {
 	struct fixture *fx = *state;
-	const char *frames[] = { "cap_capable+0x0", "ns_capable+0x2d", "__do_sys_sethostname+0x3e" };
+	const char *const frames[] = { "cap_capable+0x0", "ns_capable+0x2d", "__do_sys_sethostname+0x3e" };
 	__u64 h = agg__hash_frames(frames, 3);
 	struct agg *agg = agg__new(NULL);
 	struct check a = mk(T0 + 5 * SEC + 7, 21, 1, "__do_sys_sethostname", "sethostname",
@@ -325,8 +325,10 @@ static void test_garbage_refused(void **state)
 	memcpy(garbage, "SQLite format 3", 16);
 	write_file(path, garbage, sizeof(garbage));
 	assert_refused(path, -EBADMSG);
-	/* a header that says WAL mode over garbage pages: SQLite would create a
-	 * -wal file beside it, even read-only (found by 160-fault-store.sh) */
+	/*
+	 * a header that says WAL mode over garbage pages: SQLite would create a
+	 * -wal file beside it, even read-only (found by 160-fault-store.sh)
+	 */
 	garbage[16] = 0x10;	/* page size 4096 */
 	garbage[17] = 0;
 	garbage[18] = 2;	/* write and read versions 2: WAL */
@@ -446,7 +448,7 @@ static void test_modes(void **state)
 static void test_failed_flush_keeps_deltas(void **state)
 {
 	struct fixture *fx = *state;
-	const char *frames[] = { "cap_capable+0x0", "do_syslog+0x20" };
+	const char *const frames[] = { "cap_capable+0x0", "do_syslog+0x20" };
 	__u64 h = agg__hash_frames(frames, 2);
 	__u64 k1[CAPAUDIT_CNT_NR] = { 5, 1, 0, 0 };
 	__u64 k2[CAPAUDIT_CNT_NR] = { 8, 1, 0, 0 };
@@ -546,7 +548,7 @@ static void test_overflow_stored(void **state)
 	struct fixture *fx = *state;
 	struct agg_limits lim = { .max_keys = 1, .max_stacks = 1 };
 	struct agg *agg = agg__new(&lim);
-	const char *f1[] = { "a+0x1" }, *f2[] = { "b+0x1" };
+	const char *const f1[] = { "a+0x1" }, *const f2[] = { "b+0x1" };
 	struct agg_overflow ov;
 	struct store *st;
 	struct check c;
@@ -632,8 +634,10 @@ static void test_read_only_reader(void **state)
 	assert_false(exists("%s-shm", fx->path));
 }
 
-/* A recorder killed with a WAL not checkpointed: the next open reads its
- * committed flushes through the WAL, and the file is sound */
+/*
+ * A recorder killed with a WAL not checkpointed: the next open reads its
+ * committed flushes through the WAL, and the file is sound
+ */
 static void test_reopen_after_kill(void **state)
 {
 	struct fixture *fx = *state;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "array_size.h"
 #include "events.h"
 #include "tracejson.h"
 
@@ -95,7 +96,8 @@ static const char *get_str(json_object *o, const char *key)
 static void test_json_keys(void **state)
 {
 	struct capaudit_event e = sample();
-	char *frames[] = { "cap_capable+0x5", "ns_capable+0x2d", "__do_sys_sethostname+0x46" };
+	char f0[] = "cap_capable+0x5", f1[] = "ns_capable+0x2d", f2[] = "__do_sys_sethostname+0x46";
+	char *frames[3] = { f0, f1, f2 };
 	struct stack_info si = { .nr_frames = 3, .call_site = "__do_sys_sethostname",
 				 .frames = frames };
 	struct trace_record r = { .event = &e, .cap_name = "CAP_SYS_ADMIN",
@@ -123,14 +125,14 @@ static void test_json_keys(void **state)
 
 static void test_json_escapes_odd_comm(void **state)
 {
-	const char *odd[] = { "a\"b\\c", "tab\there", "nl\nx", "\x01\x1f\x7f", "é✓", "{\"x\":1}" };
+	const char *const odd[] = { "a\"b\\c", "tab\there", "nl\nx", "\x01\x1f\x7f", "é✓", "{\"x\":1}" };
 	struct capaudit_event e = sample();
 	struct trace_record r = { .event = &e, .cap_name = "CAP_SYS_ADMIN" };
 	json_object *o, *v;
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(odd); i++) {
 		memset(e.comm, 0, sizeof(e.comm));
 		strncpy(e.comm, odd[i], sizeof(e.comm) - 1);
 		o = round_trip(&r);
