@@ -64,8 +64,14 @@ struct capaudit_cpu cpus[CAPAUDIT_MAX_CPUS] = {};
 /* The next free index in a row of "counts" */
 __u32 next_key_idx = 0;
 
-/* Bumped by the daemon after each write to "sites": older cached slots are stale */
+/* Bumped by the daemon after each write to "hops": older cached walks are stale */
 __u32 sites_gen = 0;
+
+/* The slot of the first return address of a walk, written by the daemon (0: not known) */
+__u32 site_start = 0;
+
+/* Per CPU, the stack above the BPF frame that a walk reads */
+__u64 wins[CAPAUDIT_MAX_CPUS][CAPAUDIT_WINDOW_SLOTS] = {};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -119,10 +125,10 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, CAPAUDIT_SITE_ENTRIES);
-	__type(key, struct capaudit_fp);
-	__type(value, struct capaudit_site);
-} sites SEC(".maps");
+	__uint(max_entries, CAPAUDIT_HOP_ENTRIES);
+	__type(key, __u64);
+	__type(value, struct capaudit_hop);
+} hops SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
@@ -366,7 +372,7 @@ static __always_inline void fill(struct capaudit_event *e, const struct capaudit
 	e->ustack_id = CAPAUDIT_NO_STACK;
 	__builtin_memcpy(e->comm, k->comm, sizeof(e->comm));
 	e->kind = kind;
-	e->depth = k->depth;
+	e->slot = 0;
 	e->site = k->site;
 	e->key_idx = 0;
 	e->pad = 0;
@@ -477,32 +483,9 @@ static __always_inline void count_key(const struct chk *c, struct capaudit_key *
 		send_check(c, k, CAPAUDIT_REC_SAMPLE);
 }
 
-/* The first check of a fingerprint, with the raw stack above the BPF frame */
-static __always_inline void learn(const struct chk *c, struct capaudit_key *k, __u32 depth,
-				  __u64 sp)
-{
-	struct capaudit_record *r = record_room(c);
-	__u64 room = targ_thread_size - depth;
-
-	if (!r)
-		return;
-	fill(&r->e, k, c->ns, CAPAUDIT_REC_LEARN);
-	r->e.depth = depth;
-	record_kstack(c, r, r->data + CAPAUDIT_WINDOW_SLOTS);
-	if (targ_user_stack)
-		r->e.ustack_id = take_ustack(c);
-	__builtin_memset(r->data, 0, CAPAUDIT_WINDOW_SLOTS * sizeof(__u64));
-	if (room > CAPAUDIT_WINDOW_SLOTS * sizeof(__u64))
-		room = CAPAUDIT_WINDOW_SLOTS * sizeof(__u64);
-	room &= ~7ull;
-	if (room)
-		bpf_probe_read_kernel(r->data, room, (void *)sp);
-	submit(c, r, sizeof(struct capaudit_learn));
-}
-
-/* This frame's address as a number, and its offset in the task's stack */
-static __always_inline int frame_depth(struct capaudit_cpu *pc, struct task_struct *task,
-				       __u64 *ret_sp, __u32 *ret_depth)
+/* This frame's address as a number, and the bytes of stack above it */
+static __always_inline int frame_sp(struct capaudit_cpu *pc, struct task_struct *task,
+				    __u64 *ret_sp, __u64 *ret_room)
 {
 	__u64 base = (__u64)task->stack;
 	volatile __u64 here = 0;
@@ -511,73 +494,155 @@ static __always_inline int frame_depth(struct capaudit_cpu *pc, struct task_stru
 	*ret_sp = *(volatile __u64 *)&pc->sp;
 	if (*ret_sp < base || *ret_sp - base >= targ_thread_size)
 		return -1;	/* not on the task's stack (an interrupt's) */
-	*ret_depth = *ret_sp - base;
+	*ret_room = targ_thread_size - (*ret_sp - base);
 	return 0;
 }
 
-static __always_inline int fp_equal(const struct capaudit_fp *a, const struct capaudit_fp *b)
+/* Up to nr slots of the stack above sp (room bytes of it) into win: the slots read */
+static __always_inline __u32 read_stack(__u64 *win, __u64 sp, __u64 room, __u32 nr)
 {
-	const __u64 *x = (const __u64 *)a, *y = (const __u64 *)b;
+	__u64 size = (__u64)nr * sizeof(__u64);
 
-	return x[0] == y[0] && x[1] == y[1];
+	if (size > room)
+		size = room;
+	if (size > CAPAUDIT_WINDOW_SLOTS * sizeof(__u64))
+		size = CAPAUDIT_WINDOW_SLOTS * sizeof(__u64);
+	size &= ~7ull;
+	if (!size)
+		return 0;
+	/* apart, so that clang does not fold the tests into one the verifier cannot use */
+	barrier_var(size);
+	if (size > CAPAUDIT_WINDOW_SLOTS * sizeof(__u64))
+		return 0;
+	if (bpf_probe_read_kernel(win, size, (void *)sp))
+		return 0;
+	return size / sizeof(__u64);
 }
 
 /*
- * The slot of fingerprint fp: 0 with *ret_slot, 1 when fp is new and its
- * LEARN record is to be sent, -1 when it is to be keyed by stack.
+ * A check whose walk met the unknown return address addr at slot: the raw
+ * stack above the BPF frame (at sp, room bytes to the stack's top) and the
+ * unwound one, for the daemon to learn from.
  */
-static __always_inline int fp_slot(struct capaudit_cpu *pc, const struct capaudit_fp *fp,
-				   __u32 *ret_slot)
+static __always_inline void learn(const struct chk *c, struct capaudit_key *k, __u64 addr,
+				  __u32 slot, __u64 sp, __u64 room)
 {
-	struct capaudit_site *st, pending = { CAPAUDIT_SITE_PENDING, 0 };
-	__u32 gen = READ_ONCE_U32(sites_gen);	/* before the look-up: see capaudit.h */
+	struct capaudit_record *r = record_room(c);
 
-	if (pc->fp_ok && pc->fp_gen == gen && fp_equal(&pc->fp, fp)) {
-		*ret_slot = pc->fp_slot;
-		return 0;
-	}
-	st = bpf_map_lookup_elem(&sites, fp);
-	if (!st)
-		return bpf_map_update_elem(&sites, fp, &pending, BPF_NOEXIST) ? -1 : 1;
-	if (st->state != CAPAUDIT_SITE_READY || st->slot >= CAPAUDIT_WINDOW_SLOTS)
-		return -1;
-	*ret_slot = st->slot;
-	pc->fp = *fp;
-	pc->fp_slot = st->slot;
-	pc->fp_gen = gen;
-	pc->fp_ok = 1;
-	return 0;
+	if (!r)
+		return;
+	fill(&r->e, k, c->ns, CAPAUDIT_REC_LEARN);
+	r->e.site = addr;
+	r->e.slot = slot;
+	record_kstack(c, r, r->data + CAPAUDIT_WINDOW_SLOTS);
+	if (targ_user_stack)
+		r->e.ustack_id = take_ustack(c);
+	__builtin_memset(r->data, 0, CAPAUDIT_WINDOW_SLOTS * sizeof(__u64));
+	read_stack(r->data, sp, room, CAPAUDIT_WINDOW_SLOTS);
+	submit(c, r, sizeof(struct capaudit_learn));
 }
 
-/* COUNT mode: the call site from its stack slot, or by the stack when unknown */
+/* The walk cached on this CPU, if the stack read into win still has it: its call site */
+static __always_inline __u64 cached_walk(const struct capaudit_cpu *pc, const __u64 *win,
+					 __u32 nr, __u32 gen)
+{
+	__u32 i, n = pc->walk_n, s;
+
+	if (!n || n > CAPAUDIT_MAX_HOPS || pc->walk_gen != gen || pc->walk_end > nr)
+		return 0;
+	for (i = 0; i < CAPAUDIT_MAX_HOPS; i++) {
+		if (i >= n)
+			break;
+		s = pc->walk_slot[i] & (CAPAUDIT_WINDOW_SLOTS - 1);
+		if (win[s] != pc->walk[i])
+			return 0;
+	}
+	return pc->walk[(n - 1) & (CAPAUDIT_MAX_HOPS - 1)];
+}
+
+/*
+ * The walk from site_start: 0 with *ret_site, 1 when it met an unknown
+ * return address (*ret_addr at *ret_slot: send a LEARN), -1 when it cannot
+ * place the call site (key by stack).  A walk that ends at a call site is
+ * cached.
+ */
+static __always_inline int walk(struct capaudit_cpu *pc, const __u64 *win, __u32 nr, __u32 gen,
+				__u64 *ret_site, __u64 *ret_addr, __u32 *ret_slot)
+{
+	struct capaudit_hop *h, pending = { CAPAUDIT_HOP_PENDING, 0 };
+	__u32 s = READ_ONCE_U32(site_start), i;
+	__u64 a = 0;
+
+	pc->walk_n = 0;
+	for (i = 0; i < CAPAUDIT_MAX_HOPS; i++) {
+		/* with s = 0 (site_start not known yet) the address looked up is 0 */
+		if (s) {
+			if (s >= nr || s >= CAPAUDIT_WINDOW_SLOTS)
+				return -1;
+			a = win[s & (CAPAUDIT_WINDOW_SLOTS - 1)];
+		}
+		h = bpf_map_lookup_elem(&hops, &a);
+		if (!h) {
+			if (bpf_map_update_elem(&hops, &a, &pending, BPF_NOEXIST))
+				return -1;
+			*ret_addr = a;
+			*ret_slot = s;
+			return 1;
+		}
+		if (!s)
+			return -1;	/* site_start's LEARN is pending */
+		pc->walk[i & (CAPAUDIT_MAX_HOPS - 1)] = a;
+		pc->walk_slot[i & (CAPAUDIT_MAX_HOPS - 1)] = s;
+		if (h->state == CAPAUDIT_HOP_SITE) {
+			*ret_site = a;
+			pc->walk_n = i + 1;
+			pc->walk_gen = gen;
+			pc->walk_end = s + 1;
+			return 0;
+		}
+		if (h->state != CAPAUDIT_HOP_NEXT || !h->delta || h->delta >= CAPAUDIT_WINDOW_SLOTS)
+			return -1;
+		s += h->delta;
+	}
+	return -1;
+}
+
+/* COUNT mode: the call site by a walk of return addresses, or by the stack */
 static __always_inline void count_by_site(struct chk *c, struct task_struct *task,
 					  struct capaudit_key *k)
 {
-	struct capaudit_fp fp = { .cap = k->cap, .syscall_nr = k->syscall_nr };
-	__u64 sp, site = 0;
-	__u32 slot = 0;
+	__u64 *win = wins[c->cpu & (CAPAUDIT_MAX_CPUS - 1)];
+	__u32 gen = READ_ONCE_U32(sites_gen), nr, slot = 0;
+	struct capaudit_cpu *pc = c->pc;
+	__u64 sp, room, site = 0, addr = 0;
 	int err;
 
 	if (!targ_kernel_stack) {
 		count_key(c, k);	/* by everything but the call site */
 		return;
 	}
-	if (frame_depth(c->pc, task, &sp, &fp.depth))
+	if (frame_sp(pc, task, &sp, &room))
 		goto by_stack;
-	err = fp_slot(c->pc, &fp, &slot);
+	if (pc->walk_n && pc->walk_gen == gen) {
+		nr = read_stack(win, sp, room, pc->walk_end);
+		site = cached_walk(pc, win, nr, gen);
+		if (site)
+			goto by_site;
+	}
+	nr = read_stack(win, sp, room, CAPAUDIT_WINDOW_SLOTS);
+	err = walk(pc, win, nr, gen, &site, &addr, &slot);
 	if (err > 0) {
-		learn(c, k, fp.depth, sp);
+		learn(c, k, addr, slot, sp, room);
 		return;
 	}
-	if (err || slot >= CAPAUDIT_WINDOW_SLOTS)
+	if (err)
 		goto by_stack;
-	if (bpf_probe_read_kernel(&site, sizeof(site), (void *)(sp + slot * 8ull)) || !site)
-		goto by_stack;
+by_site:
 	k->site = site;
-	k->depth = fp.depth;
 	count_key(c, k);
 	return;
 by_stack:
+	count(pc, CAPAUDIT_CNT_BY_STACK);
 	key_stack(c, k);
 	count_key(c, k);
 }

@@ -48,28 +48,36 @@
  * deleted and an index never reused (a delete would race the increments),
  * so a key's delta is its total minus the total read before.
  *
- * In CAPAUDIT_MODE_COUNT the call site comes without unwinding: the stack
- * of a given call path has the same depth every time, so a fingerprint
- * (depth of the BPF frame in the task's stack, cap, syscall) names the slot
- * that holds the call site's return address.  The first check of a
- * fingerprint comes as CAPAUDIT_REC_LEARN with a window of raw stack slots;
- * the daemon finds the call site in its unwound stack (callsite.c) and that
- * address in the window, and writes the slot into "sites".  Each key is
- * checked again every targ_sample_every checks (CAPAUDIT_REC_SAMPLE); a key
- * whose unwound call site is not its slot's makes the daemon mark the
- * fingerprint CAPAUDIT_SITE_UNWIND, whose checks are then keyed by stack.
+ * In CAPAUDIT_MODE_COUNT the call site comes without unwinding, by a walk
+ * up the return addresses above the BPF frame.  Every frame between the
+ * BPF program and the call site (the BPF trampoline, security_capable(),
+ * the capable()-family wrappers) has a fixed size at a given return
+ * address, so the daemon learns, per return address, either where the next
+ * one is (CAPAUDIT_HOP_NEXT: delta slots higher) or that it is the call
+ * site (CAPAUDIT_HOP_SITE), and writes them into "hops"; site_start is the
+ * slot of the first one.  Nothing of it depends on where the frames lie in
+ * the task's stack, so a stack whose offset changes at every system call
+ * (randomize_kstack_offset, on by default in Debian's kernels) learns each
+ * call site once.  An unknown return address comes as CAPAUDIT_REC_LEARN
+ * (its address in site, its slot in slot) with a window of raw stack slots;
+ * the daemon finds the unwound stack's return addresses in the window
+ * (sitechain.c).  Each key is checked again every targ_sample_every checks
+ * (CAPAUDIT_REC_SAMPLE); a call site whose unwound stack disagrees is
+ * marked CAPAUDIT_HOP_UNWIND, and its checks are then keyed by stack
+ * (counted in CAPAUDIT_CNT_BY_STACK, like every check keyed by stack
+ * because the walk found no call site).
  *
- * Each CPU keeps its last key with its index, and its last fingerprint with
- * a READY slot (struct capaudit_cpu), so that a check like the one before
- * it costs no hash look-up.  A key's index never changes; a fingerprint's
- * slot can (READY to UNWIND), so the daemon bumps sites_gen after every
- * write to "sites" and a cached slot read under an older sites_gen is not
- * used.
+ * Each CPU keeps its last key with its index, and its last walk (the return
+ * addresses and their slots, struct capaudit_cpu), so that a check like the
+ * one before it costs one read of the stack and no hash look-up.  The
+ * daemon bumps sites_gen after every write to "hops"; a walk cached under
+ * an older sites_gen is not used.
  */
 #define CAPAUDIT_REC_CHECK	0	/* one check, counted by the record */
 #define CAPAUDIT_REC_KEY	1	/* first check of a new key, counted by the record */
-#define CAPAUDIT_REC_LEARN	2	/* first check of a new fingerprint, counted by the
-					 * record; capaudit_learn with the stack window
+#define CAPAUDIT_REC_LEARN	2	/* a check whose walk met an unknown return address,
+					 * counted by the record; capaudit_learn with the
+					 * stack window
 					 */
 #define CAPAUDIT_REC_SAMPLE	3	/* a check already counted in "counts": only its
 					 * stack, to check the key's call site
@@ -77,23 +85,20 @@
 
 #define CAPAUDIT_WINDOW_SLOTS	128	/* raw stack slots in a LEARN record */
 #define CAPAUDIT_COUNT_KEYS	16384	/* keys in "keys", indexes in a row of "counts" */
-#define CAPAUDIT_SITE_ENTRIES	4096	/* fingerprints in "sites" */
+#define CAPAUDIT_HOP_ENTRIES	16384	/* return addresses in "hops" */
+#define CAPAUDIT_MAX_HOPS	8	/* return addresses walked to the call site */
 #define CAPAUDIT_SAMPLE_EVERY	1024	/* default targ_sample_every (a power of two) */
 
-/* capaudit_site.state */
-#define CAPAUDIT_SITE_PENDING	0	/* LEARN sent, the daemon has not answered */
-#define CAPAUDIT_SITE_READY	1	/* slot holds the call site */
-#define CAPAUDIT_SITE_UNWIND	2	/* no usable slot: key these checks by stack */
+/* capaudit_hop.state */
+#define CAPAUDIT_HOP_PENDING	0	/* LEARN sent, the daemon has not answered */
+#define CAPAUDIT_HOP_NEXT	1	/* a wrapper: the next return address is delta slots up */
+#define CAPAUDIT_HOP_SITE	2	/* the call site */
+#define CAPAUDIT_HOP_UNWIND	3	/* no known way on: key these checks by stack */
 
-struct capaudit_fp {
-	__u32 depth;		/* BPF frame's offset in the task's stack */
-	__u32 cap;
-	__u64 syscall_nr;
-};
-
-struct capaudit_site {
-	__u32 state;		/* CAPAUDIT_SITE_* */
-	__u32 slot;		/* index of the call site's slot from the BPF frame */
+/* "hops": a return address (__u64) to what is above it */
+struct capaudit_hop {
+	__u32 state;		/* CAPAUDIT_HOP_* */
+	__u32 delta;		/* NEXT: slots to the next return address */
 };
 
 struct capaudit_key {
@@ -106,7 +111,7 @@ struct capaudit_key {
 	__u32 ret;
 	__u32 opts;
 	__u32 flags;		/* CAPAUDIT_F_* */
-	__u32 depth;		/* the fingerprint's depth (COUNT with a site), else 0 */
+	__u32 pad;		/* 0 */
 	char comm[CAPAUDIT_COMM_LEN];
 };
 
@@ -117,7 +122,12 @@ struct capaudit_key {
 #define CAPAUDIT_CNT_MISMATCH	3	/* kretprobe without kprobe entry (or the reverse) */
 #define CAPAUDIT_CNT_COUNTED	4	/* of SEEN: counted in "counts", not by a record */
 #define CAPAUDIT_CNT_KEYS_FULL	5	/* "keys" full: the check came as a record */
-#define CAPAUDIT_CNT_NR		6
+#define CAPAUDIT_CNT_BY_STACK	6	/* of COUNTED in COUNT mode: keyed by stack, not site */
+#define CAPAUDIT_CNT_MISSED	7	/* checks the program never ran for: the kernel's
+					 * bpf_prog_info.recursion_misses, filled in by the
+					 * loader (never written here)
+					 */
+#define CAPAUDIT_CNT_NR		8
 
 #define CAPAUDIT_MAX_CPUS	1024	/* possible CPUs; the loader refuses more */
 
@@ -125,19 +135,20 @@ struct capaudit_key {
  * One per CPU in the program's .bss (cpus[]), indexed by the CPU the task
  * runs on (task->thread_info.cpu: a load, where a per-CPU map costs a
  * helper call).  The daemon sums cnt over the CPUs and never reads the rest,
- * the hot path's caches.  Three cache lines, so no two CPUs share one.
+ * the hot path's caches.  Four cache lines, so no two CPUs share one.
  */
 struct capaudit_cpu {
 	__u64 cnt[CAPAUDIT_CNT_NR];	/* CAPAUDIT_CNT_* */
 	__u64 sp;			/* this frame's address, stored and read back */
 	struct capaudit_key key;	/* the last key counted on this CPU */
-	struct capaudit_fp fp;		/* the last fingerprint found READY */
 	__u32 key_idx;			/* key's index, when key_ok */
 	__u32 key_ok;
-	__u32 fp_slot;			/* fp's slot, when fp_ok and fp_gen is sites_gen */
-	__u32 fp_gen;
-	__u32 fp_ok;
-	__u32 pad[7];
+	__u64 walk[CAPAUDIT_MAX_HOPS];	/* the last walk's return addresses, the call site last */
+	__u8 walk_slot[CAPAUDIT_MAX_HOPS]; /* their slots above the BPF frame */
+	__u32 walk_n;			/* return addresses in walk, 0: none cached */
+	__u32 walk_gen;			/* sites_gen when it was walked */
+	__u32 walk_end;			/* the highest slot + 1: what a check reads */
+	__u32 pad[5];
 };
 
 /* Meaning of cap_capable()'s fourth argument, set by the loader from BTF */
@@ -161,8 +172,10 @@ struct capaudit_event {
 	__u32 ustack_id;	/* id in the "stacks" map or CAPAUDIT_NO_STACK */
 	char comm[CAPAUDIT_COMM_LEN];
 	__u32 kind;		/* CAPAUDIT_REC_* */
-	__u32 depth;		/* fingerprint depth (LEARN, and KEY, SAMPLE with a site) */
-	__u64 site;		/* the key's site (KEY, SAMPLE), else 0 */
+	__u32 slot;		/* LEARN: the slot above the BPF frame site was read from */
+	__u64 site;		/* the key's call site (KEY, SAMPLE); LEARN: the unknown
+				 * return address (0: site_start is not known)
+				 */
 	__u32 key_idx;		/* KEY: the key's index in a row of "counts" */
 	__u32 pad;
 };

@@ -16,7 +16,7 @@ _Static_assert(sizeof(struct capaudit_event) == 112, "the BPF record layout chan
 _Static_assert(sizeof(struct capaudit_learn) == 112 + 8 * CAPAUDIT_WINDOW_SLOTS,
 	       "the BPF learn record layout changed");
 _Static_assert(sizeof(struct capaudit_key) == 72, "the BPF key layout changed");
-_Static_assert(sizeof(struct capaudit_cpu) == 192, "struct capaudit_cpu: three cache lines");
+_Static_assert(sizeof(struct capaudit_cpu) == 256, "struct capaudit_cpu: four cache lines");
 
 /* Bytes before the frames: the event's, or the learn record's */
 static size_t head_size(const struct capaudit_event *e)

@@ -6,8 +6,8 @@
  * capaudit_key an index and counts its checks per CPU in "counts", which
  * the daemon maps, and sends one KEY record (with the index) per new key.
  * This file remembers each index's attribution (the struct check its KEY
- * record became), resolves fingerprints from LEARN records into "sites",
- * and at each flush sums each index's row entries: a total only grows (an
+ * record became), turns LEARN records into "hops" (sitechain.c), and at
+ * each flush sums each index's row entries: a total only grows (an
  * index is never reused: a delete would race an increment on another CPU),
  * so what it grew by since the last read is exact.
  */
@@ -18,7 +18,11 @@
 
 #include "agg.h"
 #include "kcounts.h"
+#include "sitechain.h"
 #include "stacks.h"
+
+/* A LEARN for site_start that found nothing is retried this many times */
+#define START_RETRIES	8
 
 struct kkey {
 	struct check c;		/* strings owned: freed with the kkey */
@@ -29,6 +33,7 @@ struct kcounts {
 	struct kcounts_maps maps;
 	struct kkey *by_idx[CAPAUDIT_COUNT_KEYS];	/* NULL: no KEY record yet */
 	__u32 max_idx;		/* one past the highest index known */
+	int start_retries;
 	struct kcounts_stats stats;
 };
 
@@ -67,27 +72,32 @@ void kcounts__free(struct kcounts *kc)
 	free(kc);
 }
 
-static void set_site(struct kcounts *kc, const struct capaudit_event *e, __u32 state, __u32 slot)
+/* What the BPF program will find for return address addr */
+static void set_hop(struct kcounts *kc, __u64 addr, __u32 state, __u32 delta)
 {
-	struct capaudit_fp fp = { .depth = e->depth, .cap = e->cap, .syscall_nr = e->syscall_nr };
-	struct capaudit_site st = { .state = state, .slot = slot };
+	struct capaudit_hop hop = { .state = state, .delta = delta };
 
-	if (kc->maps.sites_fd < 0)
+	if (kc->maps.hops_fd < 0)
 		return;
-	bpf_map_update_elem(kc->maps.sites_fd, &fp, &st, BPF_ANY);
-	/* after the write: a slot cached before it is not used again */
+	bpf_map_update_elem(kc->maps.hops_fd, &addr, &hop, BPF_ANY);
+}
+
+/* After writes to "hops": a walk cached before them is not used again */
+static void hops_changed(struct kcounts *kc)
+{
 	if (kc->maps.sites_gen)
 		__atomic_fetch_add(kc->maps.sites_gen, 1, __ATOMIC_SEQ_CST);
 }
 
-/* A site read from a slot that is not the unwound call site: unwind instead */
+/* A site that is not the unwound call site: its checks are keyed by stack */
 static void check_site(struct kcounts *kc, const struct capaudit_event *e,
 		       const struct stack_info *si)
 {
 	if (!e->site || !si || si->call_site_ip == e->site)
 		return;
 	kc->stats.conflicts++;
-	set_site(kc, e, CAPAUDIT_SITE_UNWIND, 0);
+	set_hop(kc, e->site, CAPAUDIT_HOP_UNWIND, 0);
+	hops_changed(kc);
 }
 
 static char *dup_or_null(const char *s)
@@ -127,30 +137,64 @@ out_free_key:
 	return -ENOMEM;
 }
 
-int kcounts__find_slot(const __u64 *window, int nr, __u64 site_ip)
+static int lookup_hop(void *ctx, __u64 addr, struct capaudit_hop *ret_hop)
 {
-	int i;
+	const struct kcounts *kc = ctx;
 
-	if (!window || !site_ip)
-		return -ENOENT;
-	for (i = nr - 1; i >= 0; i--)
-		if (window[i] == site_ip)
+	return bpf_map_lookup_elem(kc->maps.hops_fd, &addr, ret_hop) ? -ENOENT : 0;
+}
+
+/* The index of the call site in si's raw frames, or -1 */
+static int site_index(const struct stack_info *si)
+{
+	__u32 i;
+
+	for (i = 0; si && si->call_site_ip && i < si->nr_ips; i++)
+		if (si->ips[i] == si->call_site_ip)
 			return i;
+	return -1;
+}
+
+/* Nothing learned from the LEARN record for e->site */
+static int learn_failed(struct kcounts *kc, const struct capaudit_event *e)
+{
+	kc->stats.unwound++;
+	if (e->site) {
+		set_hop(kc, e->site, CAPAUDIT_HOP_UNWIND, 0);
+	} else if (kc->maps.hops_fd >= 0 && kc->start_retries++ < START_RETRIES) {
+		__u64 zero = 0;
+
+		bpf_map_delete_elem(kc->maps.hops_fd, &zero);	/* a later check retries */
+	}
+	hops_changed(kc);
 	return -ENOENT;
 }
 
 int kcounts__learn(struct kcounts *kc, const struct capaudit_event *e, const __u64 *window,
 		   const struct stack_info *si)
 {
-	int slot = kcounts__find_slot(window, CAPAUDIT_WINDOW_SLOTS, si ? si->call_site_ip : 0);
+	struct sitechain_link links[CAPAUDIT_MAX_HOPS];
+	int n, i, idx = site_index(si);
+	__u32 start;
 
-	if (slot < 0) {
-		kc->stats.unwound++;
-		set_site(kc, e, CAPAUDIT_SITE_UNWIND, 0);
-		return slot;
-	}
+	if (!window || idx < 0)
+		return learn_failed(kc, e);
+	n = sitechain__find(window, CAPAUDIT_WINDOW_SLOTS, si->ips, idx, links, CAPAUDIT_MAX_HOPS);
+	if (n <= 0 || kc->maps.hops_fd < 0)
+		return learn_failed(kc, e);
+	for (i = 0; i + 1 < n; i++)
+		set_hop(kc, links[i].addr, CAPAUDIT_HOP_NEXT, links[i + 1].slot - links[i].slot);
+	set_hop(kc, links[n - 1].addr, CAPAUDIT_HOP_SITE, 0);
+	kc->stats.hops += n;
+	start = kc->maps.site_start ? *kc->maps.site_start : 0;
+	if (!start && kc->maps.site_start)
+		*kc->maps.site_start = start = links[0].slot;
+	/* the program's walk over this very window must end at the call site */
+	if (sitechain__walk(window, CAPAUDIT_WINDOW_SLOTS, start, lookup_hop, kc) !=
+	    si->call_site_ip)
+		return learn_failed(kc, e);
 	kc->stats.learned++;
-	set_site(kc, e, CAPAUDIT_SITE_READY, slot);
+	hops_changed(kc);
 	return 0;
 }
 

@@ -2,8 +2,8 @@
 /*
  * kcounts.h: the checks the BPF program counts in the kernel (the counting
  * modes, bpf/capaudit.h).  A KEY record names a key, its index and how its
- * checks are attributed; a LEARN record resolves a fingerprint's call-site
- * slot into the "sites" map; at each flush the keys' totals are read from
+ * checks are attributed; a LEARN record's chain of return addresses goes
+ * into the "hops" map (sitechain.h); at each flush the keys' totals are read from
  * the mapped "counts" and what they grew by since the last read is added to
  * the agg.
  */
@@ -21,12 +21,13 @@ struct stack_info;
 
 struct kcounts;
 
-/* What the fingerprints came to, for the summary and tests */
+/* What the LEARN records came to, for the summary and tests */
 struct kcounts_stats {
 	__u64 keys;		/* keys known from KEY records */
-	__u64 learned;		/* fingerprints given a slot */
-	__u64 unwound;		/* fingerprints left to unwinding: no slot found */
-	__u64 conflicts;	/* a key or sample whose unwound call site was not its slot's */
+	__u64 learned;		/* LEARN records whose walk now ends at their call site */
+	__u64 hops;		/* return addresses written into "hops" */
+	__u64 unwound;		/* LEARN records left to unwinding: no walk found */
+	__u64 conflicts;	/* a key or sample whose unwound call site was not its site */
 	__u64 samples;		/* SAMPLE records checked */
 };
 
@@ -34,8 +35,9 @@ struct kcounts_stats {
 struct kcounts_maps {
 	const volatile __u64 *counts;	/* ncpus rows of CAPAUDIT_COUNT_KEYS counts */
 	int ncpus;
-	int sites_fd;			/* "sites", or -1 (nothing to write) */
-	volatile __u32 *sites_gen;	/* bumped after each write to "sites", or NULL */
+	int hops_fd;			/* "hops", or -1 (nothing to write) */
+	volatile __u32 *sites_gen;	/* bumped after each write to "hops", or NULL */
+	volatile __u32 *site_start;	/* the walk's first slot, or NULL */
 };
 
 struct kcounts *kcounts__new(const struct kcounts_maps *maps);
@@ -51,7 +53,12 @@ void kcounts__free(struct kcounts *kc);
 int kcounts__add_key(struct kcounts *kc, const struct capaudit_event *e, const struct check *c,
 		     const struct stack_info *si);
 
-/* A LEARN record: the slot of its call site in window, into "sites". */
+/*
+ * A LEARN record: the chain from its window to its unwound call site (si)
+ * into "hops", and site_start if not known; the unknown address it was sent
+ * for is marked CAPAUDIT_HOP_UNWIND when the walk over its window does not
+ * end at the call site then.  0, or -ENOENT when nothing was learned.
+ */
 int kcounts__learn(struct kcounts *kc, const struct capaudit_event *e, const __u64 *window,
 		   const struct stack_info *si);
 
@@ -67,12 +74,5 @@ void kcounts__check_sample(struct kcounts *kc, const struct capaudit_event *e,
 long long kcounts__collect(struct kcounts *kc, struct agg *agg, __u64 ts_ns);
 
 void kcounts__stats(const struct kcounts *kc, struct kcounts_stats *ret_stats);
-
-/*
- * The slot of window (nr slots) that holds site_ip: the outermost, as a
- * stale copy in a wrapper's frame is below it.  -ENOENT when none (or
- * site_ip is 0).
- */
-int kcounts__find_slot(const __u64 *window, int nr, __u64 site_ip);
 
 #endif

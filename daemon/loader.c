@@ -20,6 +20,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "array_size.h"
 #include "capaudit.h"
 #include "capaudit.skel.h"
 #include "loader.h"
@@ -440,8 +441,9 @@ void loader__kcounts_maps(const struct loader *l, struct kcounts_maps *ret_maps)
 {
 	ret_maps->counts = l->counts;
 	ret_maps->ncpus = l->ncpus;
-	ret_maps->sites_fd = bpf_map__fd(l->skel->maps.sites);
+	ret_maps->hops_fd = bpf_map__fd(l->skel->maps.hops);
 	ret_maps->sites_gen = &l->skel->bss->sites_gen;
+	ret_maps->site_start = &l->skel->bss->site_start;
 }
 
 __u32 loader__mode(const struct loader *l)
@@ -454,6 +456,34 @@ const char *loader__attach_name(const struct loader *l)
 	return l->kprobe ? "kprobe" : "fexit";
 }
 
+/*
+ * Checks for which the kernel did not run a program of ours: a
+ * recursion_misses count per program (5.12+; 0 where the field is not
+ * there), as bpftool prog show reports it.
+ */
+static __u64 loader__recursion_misses(const struct loader *l)
+{
+	struct bpf_program *progs[] = { l->skel->progs.capaudit_fexit,
+					l->skel->progs.capaudit_kprobe,
+					l->skel->progs.capaudit_kretprobe };
+	struct bpf_prog_info info;
+	__u32 len;
+	__u64 n = 0;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < ARRAY_SIZE(progs); i++) {
+		fd = bpf_program__fd(progs[i]);
+		if (fd < 0)
+			continue;	/* not loaded: the other attach mode */
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len))
+			n += info.recursion_misses;
+	}
+	return n;
+}
+
 int loader__read_counters(const struct loader *l, __u64 *ret_counts)
 {
 	const volatile struct capaudit_cpu *cpus = l->skel->bss->cpus;
@@ -464,6 +494,7 @@ int loader__read_counters(const struct loader *l, __u64 *ret_counts)
 		for (cpu = 0; cpu < l->ncpus; cpu++)
 			ret_counts[i] += cpus[cpu].cnt[i];
 	}
+	ret_counts[CAPAUDIT_CNT_MISSED] = loader__recursion_misses(l);
 	return 0;
 }
 
@@ -472,10 +503,12 @@ void loader__format_summary(const __u64 *cnt, __u64 delivered, const char *extra
 {
 	snprintf(buf, size,
 		 "capaudit: %llu checks seen in the kernel, %llu delivered, %llu lost "
-		 "(ring buffer full: %llu); %llu without a stack; %llu entry/exit mismatches%s",
+		 "(ring buffer full: %llu); %llu missed (the kernel did not run the program: "
+		 "recursion); %llu without a stack; %llu entry/exit mismatches%s",
 		 (unsigned long long)cnt[CAPAUDIT_CNT_SEEN], (unsigned long long)delivered,
 		 (unsigned long long)cnt[CAPAUDIT_CNT_LOST_RINGBUF],
 		 (unsigned long long)cnt[CAPAUDIT_CNT_LOST_RINGBUF],
+		 (unsigned long long)cnt[CAPAUDIT_CNT_MISSED],
 		 (unsigned long long)cnt[CAPAUDIT_CNT_LOST_STACK],
 		 (unsigned long long)cnt[CAPAUDIT_CNT_MISMATCH], extra);
 }
@@ -483,7 +516,7 @@ void loader__format_summary(const __u64 *cnt, __u64 delivered, const char *extra
 void loader__print_summary(const struct loader *l, __u64 delivered, const char *extra)
 {
 	__u64 cnt[CAPAUDIT_CNT_NR] = {};
-	char line[512];
+	char line[640];
 
 	loader__read_counters(l, cnt);
 	loader__format_summary(cnt, delivered, extra, line, sizeof(line));

@@ -103,11 +103,13 @@ static void write_losses(FILE *f, const __u64 *losses)
 		   "# TYPE capaudit_lost_total counter\n"
 		   "capaudit_lost_total{cause=\"ringbuf_full\"} %llu\n"
 		   "capaudit_lost_total{cause=\"no_stack\"} %llu\n"
-		   "capaudit_lost_total{cause=\"entry_exit_mismatch\"} %llu\n",
+		   "capaudit_lost_total{cause=\"entry_exit_mismatch\"} %llu\n"
+		   "capaudit_lost_total{cause=\"recursion\"} %llu\n",
 		(unsigned long long)losses[CAPAUDIT_CNT_SEEN],
 		(unsigned long long)losses[CAPAUDIT_CNT_LOST_RINGBUF],
 		(unsigned long long)losses[CAPAUDIT_CNT_LOST_STACK],
-		(unsigned long long)losses[CAPAUDIT_CNT_MISMATCH]);
+		(unsigned long long)losses[CAPAUDIT_CNT_MISMATCH],
+		(unsigned long long)losses[CAPAUDIT_CNT_MISSED]);
 }
 
 static int write_file(const char *tmp, const struct series *s, size_t n, const __u64 *losses)

@@ -188,9 +188,11 @@ static int flush(struct recorder *r)
 			fprintf(stderr, "capaudit: cannot write %s/capaudit.prom: %s\n",
 				r->o.prometheus_dir, strerror(-err));
 	}
-	sd_notifyf(0, "STATUS=%llu checks recorded, %llu lost (ring buffer full)",
+	sd_notifyf(0, "STATUS=%llu checks recorded, %llu lost (ring buffer full), %llu missed "
+		   "(recursion)",
 		   (unsigned long long)cnt[CAPAUDIT_CNT_SEEN],
-		   (unsigned long long)cnt[CAPAUDIT_CNT_LOST_RINGBUF]);
+		   (unsigned long long)cnt[CAPAUDIT_CNT_LOST_RINGBUF],
+		   (unsigned long long)cnt[CAPAUDIT_CNT_MISSED]);
 	return 0;
 }
 
@@ -298,7 +300,7 @@ static int event_loop(struct recorder *r, struct rbconsumer *rb)
 static int drain_and_flush(struct recorder *r, struct rbconsumer *rb)
 {
 	__u64 cnt[CAPAUDIT_CNT_NR] = {};
-	char extra[320], line[768], nums[4][24];
+	char extra[384], line[832], nums[4][24];
 	struct kcounts_stats ks;
 	int err;
 
@@ -309,12 +311,14 @@ static int drain_and_flush(struct recorder *r, struct rbconsumer *rb)
 	kcounts__stats(r->kcounts, &ks);
 	snprintf(extra, sizeof(extra),
 		 "; %llu in overflow rows; %llu counted in the kernel (%llu keys, key table full "
-		 "%llu times; %llu call sites learned, %llu unwound, %llu conflicts); %u stacks "
-		 "kept, %llu beyond --max-stacks",
+		 "%llu times; %llu call sites learned from %llu return addresses, %llu unwound, "
+		 "%llu conflicts; %llu checks keyed by stack); %u stacks kept, %llu beyond "
+		 "--max-stacks",
 		 (unsigned long long)agg__overflow(r->agg),
 		 (unsigned long long)cnt[CAPAUDIT_CNT_COUNTED], (unsigned long long)ks.keys,
 		 (unsigned long long)cnt[CAPAUDIT_CNT_KEYS_FULL], (unsigned long long)ks.learned,
-		 (unsigned long long)ks.unwound, (unsigned long long)ks.conflicts,
+		 (unsigned long long)ks.hops, (unsigned long long)ks.unwound,
+		 (unsigned long long)ks.conflicts, (unsigned long long)cnt[CAPAUDIT_CNT_BY_STACK],
 		 stacks__nr(r->stacks), (unsigned long long)stacks__nr_dropped(r->stacks));
 	loader__format_summary(cnt, r->delivered, extra, line, sizeof(line));
 	snprintf(nums[0], sizeof(nums[0]), "%llu", (unsigned long long)cnt[CAPAUDIT_CNT_SEEN]);

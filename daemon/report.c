@@ -41,9 +41,10 @@ static void print_text(const struct rowset *rs, const __u64 *losses,
 		       str_or(r->workload, "-"), str_or(r->comm, "-"), str_or(r->syscall, "-"),
 		       str_or(r->call_site, "-"));
 	}
-	printf("\nlost in the kernel: %llu (ring buffer full); %llu checks without a stack; "
-	       "%llu in overflow rows\n",
+	printf("\nlost in the kernel: %llu (ring buffer full); %llu missed (recursion); %llu "
+	       "checks without a stack; %llu in overflow rows\n",
 	       (unsigned long long)losses[CAPAUDIT_CNT_LOST_RINGBUF],
+	       (unsigned long long)losses[CAPAUDIT_CNT_MISSED],
 	       (unsigned long long)losses[CAPAUDIT_CNT_LOST_STACK],
 	       (unsigned long long)ov->checks);
 }
@@ -173,6 +174,8 @@ struct json_object *report__losses_json(const __u64 *losses, const struct agg_ov
 	json_object_object_add(o, "lost_stack",
 			       json_object_new_uint64(losses[CAPAUDIT_CNT_LOST_STACK]));
 	json_object_object_add(o, "mismatch", json_object_new_uint64(losses[CAPAUDIT_CNT_MISMATCH]));
+	json_object_object_add(o, "missed_recursion",
+			       json_object_new_uint64(losses[CAPAUDIT_CNT_MISSED]));
 	json_object_object_add(o, "overflow_checks", json_object_new_uint64(ov->checks));
 	json_object_object_add(o, "overflow_stacks", json_object_new_uint64(ov->stacks));
 	return o;

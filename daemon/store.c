@@ -37,6 +37,8 @@ static const char *const counter_names[STORE_CNT_NR] = {
 	[CAPAUDIT_CNT_MISMATCH] = "mismatch",
 	[CAPAUDIT_CNT_COUNTED] = "counted_in_kernel",
 	[CAPAUDIT_CNT_KEYS_FULL] = "keys_full",
+	[CAPAUDIT_CNT_BY_STACK] = "keyed_by_stack",
+	[CAPAUDIT_CNT_MISSED] = "missed_recursion",
 	[STORE_CNT_OVERFLOW_CHECKS] = "overflow_checks",
 	[STORE_CNT_OVERFLOW_STACKS] = "overflow_stacks",
 };

@@ -18,6 +18,7 @@
 #include "capnames.h"
 #include "events.h"
 #include "kcounts.h"
+#include "sitechain.h"
 #include "syscalls.h"
 #include "tracejson.h"
 
@@ -75,8 +76,9 @@ static int one_record(struct agg *agg, const uint8_t *data, size_t size)
 	char capbuf[CAPNAMES_BUF_LEN], sysbuf[32];
 	struct capaudit_event e;
 	struct trace_record r = { .event = &e };
-	const __u64 *window;
-	int slot;
+	struct sitechain_link links[CAPAUDIT_MAX_HOPS];
+	const __u64 *window, *ips;
+	int n, i;
 	json_object *o;
 	struct check c;
 
@@ -89,8 +91,17 @@ static int one_record(struct agg *agg, const uint8_t *data, size_t size)
 	assert(!events__kstack(data, size) == !e.nr_kframes);
 	window = events__window(data, size);
 	assert(!window == (e.kind != CAPAUDIT_REC_LEARN));
-	slot = kcounts__find_slot(window, CAPAUDIT_WINDOW_SLOTS, e.site);
-	assert(slot == -ENOENT || (slot >= 0 && slot < CAPAUDIT_WINDOW_SLOTS && window[slot] == e.site));
+	if (window && e.nr_kframes) {
+		ips = events__kstack(data, size);
+		n = sitechain__find(window, CAPAUDIT_WINDOW_SLOTS, ips, e.nr_kframes - 1, links,
+				    CAPAUDIT_MAX_HOPS);
+		assert(n == -ENOENT || n == -E2BIG || (n > 0 && n <= CAPAUDIT_MAX_HOPS));
+		for (i = 0; i < n; i++)
+			assert(links[i].slot < CAPAUDIT_WINDOW_SLOTS &&
+			       window[links[i].slot] == links[i].addr &&
+			       (!i || links[i].slot > links[i - 1].slot));
+		assert(n <= 0 || links[n - 1].addr == ips[e.nr_kframes - 1]);
+	}
 	if (e.kind == CAPAUDIT_REC_SAMPLE)
 		return 0;	/* a check counted elsewhere: not one here */
 	assert(strlen(e.comm) < CAPAUDIT_COMM_LEN);
