@@ -3,10 +3,12 @@
 #
 #   make            build/capaudit (links libbpf, libelf, zlib statically)
 #   make kernel     Debian's linux-source-6.1 + kernel/patches, cached
+#   make kernels    that kernel and Debian's own 6.1 and 6.12 (vm/debian-kernel)
 #   make demo       everything, then boot the kernel and trace a sample workload
 #   make test       every test: host unit tests, then guest tests in QEMU
 #   make check      host unit tests only (cmocka), plain and ASan/UBSan
-#   make vmtest     guest tests only (tests/vm/*.sh through vm/run)
+#   make vmtest     guest tests only (tests/vm/*.sh through vm/run, on each
+#                   kernel of CAPAUDIT_KERNELS: patched debian-6.1 debian-6.12)
 #   make checkpatch scripts/checkpatch.pl on every patch in kernel/patches
 #   make lint       checkpatch.pl -f on capaudit's own C
 #   make install    binary, unit, rules, config, man page (PREFIX, DESTDIR)
@@ -48,7 +50,7 @@ ASAN_BUILD  := $(BUILD)/asan
 ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 ASAN_BINS   := $(patsubst tests/unit/%.c,$(ASAN_BUILD)/tests/%,$(UNIT_SRCS))
 
-.PHONY: all vmlinux-h asan-bins progs capstack deps kernel demo test check vmtest bench checkpatch clean install uninstall lint
+.PHONY: all vmlinux-h asan-bins progs capstack deps kernel kernels debian-kernels demo test check vmtest bench checkpatch clean install uninstall lint
 
 all: $(BUILD)/capaudit
 
@@ -140,13 +142,22 @@ check: $(BUILD)/capaudit $(UNIT_BINS) asan-bins fuzz-bins
 kernel: | $(DEPS_STAMP)
 	@vm/build-kernel
 
-vmtest: $(BUILD)/capaudit $(PROG_BINS) kernel
+# Debian's own kernels the guest tests also run on (vm/run --debian-kernel):
+# the newest linux-image of each series apt knows, its modules and an
+# initramfs, cached by package version.
+DEBIAN_SERIES := 6.1 6.12
+debian-kernels: | $(DEPS_STAMP)
+	@for s in $(DEBIAN_SERIES); do vm/debian-kernel $$s >/dev/null || exit 1; done
+
+kernels: kernel debian-kernels
+
+vmtest: $(BUILD)/capaudit $(PROG_BINS) kernel debian-kernels
 	@tests/run --vm
 
 demo: $(BUILD)/capaudit $(PROG_BINS) kernel
 	@scripts/demo
 
-test: $(BUILD)/capaudit $(UNIT_BINS) asan-bins fuzz-bins $(PROG_BINS) kernel
+test: $(BUILD)/capaudit $(UNIT_BINS) asan-bins fuzz-bins $(PROG_BINS) kernel debian-kernels
 	@tests/run --unit $(UNIT_BINS) $(ASAN_BINS) --scripts tests/build-kernel/run.sh $(HOST_TESTS) --vm
 
 # Figures, not a test: the per-check cost in the guest and the scan, into docs/benchmarks.md

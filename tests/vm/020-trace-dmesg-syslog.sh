@@ -1,4 +1,5 @@
 #!/bin/sh
+# kernels: patched debian-6.1 (6.12 dropped the CAP_SYS_ADMIN fallback of syslog(2): CAP_SYSLOG or nothing)
 # dmesg -c without CAP_SYSLOG but with CAP_SYS_ADMIN: the historic CAP_SYSLOG
 # split in 6.1: CAP_SYSLOG denied, then CAP_SYS_ADMIN granted, both from
 # check_syslog_permissions, and the deprecation warning in the kernel log.

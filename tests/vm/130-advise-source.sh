@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 600
+# kernels: patched (advise --source joins our kernel's tree and vmlinux with the checks of the running kernel)
 # capaudit advise --source: `hostname` and `mount` recorded, then the static
 # CAP_SYS_ADMIN call sites of the kernel's tree joined with the observed ones
 # through vmlinux's DWARF: sethostname's site in kernel/sys.c and the mount

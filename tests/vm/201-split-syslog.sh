@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# kernels: patched (a split test: it checks what kernel/patches changed, or a historic split beside them)
 # tests/vm/201-split-syslog.sh: historic split (Define CAP_SYSLOG): syslog(SYSLOG_ACTION_CLEAR), as dmesg -c,
 # works with CAP_SYSLOG, with CAP_SYS_ADMIN (one warning per boot), not with neither.
 # Runs in the guest (vm/run); exit 0 pass, 1 fail, 77 skip.

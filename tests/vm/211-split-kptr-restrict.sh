@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# kernels: patched (a split test: it checks what kernel/patches changed, or a historic split beside them)
 # tests/vm/211-split-kptr-restrict.sh: patch 0002: writing kernel.kptr_restrict needs CAP_SYSLOG.
 # Same handler, so the same call site as 210: still one warning for both.
 # Runs in the guest (vm/run); exit 0 pass, 1 fail, 77 skip.

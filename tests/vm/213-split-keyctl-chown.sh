@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# kernels: patched (a split test: it checks what kernel/patches changed, or a historic split beside them)
 # tests/vm/213-split-keyctl-chown.sh: patch 0004: KEYCTL_CHOWN of a key to another user needs
 # CAP_CHOWN; CAP_SYS_ADMIN still works, with one deprecation warning.
 # Runs in the guest (vm/run); exit 0 pass, 1 fail, 77 skip.

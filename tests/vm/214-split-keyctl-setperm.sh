@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# kernels: patched (a split test: it checks what kernel/patches changed, or a historic split beside them)
 # tests/vm/214-split-keyctl-setperm.sh: patch 0005: KEYCTL_SETPERM on a key owned by another
 # user needs CAP_FOWNER; CAP_SYS_ADMIN still works, with one deprecation warning.
 # Runs in the guest (vm/run); exit 0 pass, 1 fail, 77 skip.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# kernels: patched (a split test: it checks what kernel/patches changed, or a historic split beside them)
 # tests/vm/215-split-actions-logged.sh: patch 0006: writing kernel.seccomp.actions_logged needs
 # CAP_AUDIT_CONTROL; CAP_SYS_ADMIN still works, with one deprecation warning.
 # Runs in the guest (vm/run); exit 0 pass, 1 fail, 77 skip.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# kernels: patched (a split test: it checks what kernel/patches changed, or a historic split beside them)
 # tests/vm/216-split-file-max.sh: patch 0007: going past fs.file-max needs CAP_SYS_RESOURCE
 # (the denial is ENFILE); CAP_SYS_ADMIN still works, with one deprecation warning.
 # Lowers file-max to 256 above the files in use for the runs, then restores it.

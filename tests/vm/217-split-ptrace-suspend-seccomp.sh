@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# kernels: patched (a split test: it checks what kernel/patches changed, or a historic split beside them)
 # tests/vm/217-split-ptrace-suspend-seccomp.sh: patch 0008: PTRACE_O_SUSPEND_SECCOMP needs
 # CAP_CHECKPOINT_RESTORE; CAP_SYS_ADMIN still works, with one deprecation warning.
 # Runs in the guest (vm/run); exit 0 pass, 1 fail, 77 skip.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# kernels: patched (a split test: it checks what kernel/patches changed, or a historic split beside them)
 # tests/vm/220-split-madv-soft-offline.sh: patch 0010: madvise(MADV_SOFT_OFFLINE) needs CAP_SYS_RAWIO;
 # CAP_SYS_ADMIN still works, with one deprecation warning.
 # Runs in the guest (vm/run); exit 0 pass, 1 fail, 77 skip.
