@@ -13,6 +13,12 @@
 #   make lint       checkpatch.pl -f on capaudit's own C
 #   make install    binary, unit, rules, config, man page (PREFIX, DESTDIR)
 
+# x86_64 only: the BPF program reads x86's saved registers and system call
+# numbers (orig_ax, the syscall table); refused here rather than miscounted.
+ifneq ($(shell uname -m),x86_64)
+$(error capaudit supports x86_64 only, not $(shell uname -m))
+endif
+
 BUILD     ?= build
 CC        ?= gcc
 CLANG     ?= clang

@@ -31,7 +31,21 @@
 #include <bpf/bpf_core_read.h>
 #include "capaudit.h"
 
+/* The program reads x86_64's saved registers (orig_ax) and system call numbers */
+#ifndef __TARGET_ARCH_x86
+#error "capaudit supports x86_64 only"
+#endif
+
 #define PF_KTHREAD 0x00200000	/* include/linux/sched.h */
+
+/*
+ * task_struct before 5.16, where the CPU is task->cpu: commit bcf9033e5449
+ * ("sched: move CPU field back into thread_info if THREAD_INFO_IN_TASK=y")
+ * moved it into thread_info.
+ */
+struct task_struct___pre516 {
+	unsigned int cpu;
+} __attribute__((preserve_access_index));
 
 /* cap_capable()'s opts bits, include/linux/security.h (5.1+) */
 #define CAP_OPT_NOAUDIT (1u << 1)
@@ -44,7 +58,6 @@ const volatile __u32 targ_denied_only = 0;
 const volatile __u32 targ_audit_only = 0;
 const volatile __u32 targ_kernel_stack = 1;
 const volatile __u32 targ_user_stack = 0;
-const volatile __u32 targ_arg4 = CAPAUDIT_ARG4_OPTS;
 const volatile __u32 targ_mode = CAPAUDIT_MODE_EACH;
 const volatile __u32 targ_sample_every = CAPAUDIT_SAMPLE_EVERY;	/* power of two */
 const volatile __u64 targ_thread_size = 16384;	/* THREAD_SIZE, set by the loader */
@@ -177,7 +190,12 @@ struct chk {
 /* This CPU's entry: a load from the task, where a per-CPU map is a helper call */
 static __always_inline int this_cpu(struct task_struct *task, struct chk *c)
 {
-	__u32 cpu = task->thread_info.cpu;
+	__u32 cpu;
+
+	if (bpf_core_field_exists(task->thread_info.cpu))
+		cpu = task->thread_info.cpu;
+	else
+		cpu = ((struct task_struct___pre516 *)task)->cpu;
 
 	/* cpu < nr_cpu_ids, and the loader refuses more possible CPUs than this */
 	if (cpu >= CAPAUDIT_MAX_CPUS)
@@ -203,8 +221,6 @@ static __always_inline __u32 decode_opts(__u64 arg4)
 {
 	__u32 opts = 0;
 
-	if (targ_arg4 == CAPAUDIT_ARG4_AUDIT)
-		return arg4 ? 0 : CAPAUDIT_OPT_NOAUDIT;
 	if (arg4 & CAP_OPT_NOAUDIT)
 		opts |= CAPAUDIT_OPT_NOAUDIT;
 	if (arg4 & CAP_OPT_INSETID)
@@ -326,8 +342,16 @@ static __always_inline __u64 syscall_nr(struct task_struct *task)
 {
 	struct pt_regs *regs;
 
+	__u64 nr = CAPAUDIT_NO_SYSCALL;
+
 	if (task->flags & PF_KTHREAD)
 		return CAPAUDIT_NO_SYSCALL;
+	/* bpf_task_pt_regs() came in 5.15: before it, task_pt_regs() by hand */
+	if (!bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_task_pt_regs)) {
+		regs = (struct pt_regs *)((__u64)task->stack + targ_thread_size) - 1;
+		bpf_probe_read_kernel(&nr, sizeof(nr), &regs->orig_ax);
+		return nr;
+	}
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	if (!regs)
 		return CAPAUDIT_NO_SYSCALL;

@@ -151,9 +151,6 @@ struct capaudit_cpu {
 	__u32 pad[5];
 };
 
-/* Meaning of cap_capable()'s fourth argument, set by the loader from BTF */
-#define CAPAUDIT_ARG4_OPTS	0	/* unsigned int opts: CAP_OPT_* bits (5.1+) */
-#define CAPAUDIT_ARG4_AUDIT	1	/* int audit: SECURITY_CAP_AUDIT = 1 (< 5.1) */
 
 struct capaudit_event {
 	__u64 ts_ns;		/* bpf_ktime_get_ns() at the check's return */

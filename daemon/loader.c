@@ -142,11 +142,60 @@ static int check_privileges(void)
 }
 
 /*
- * The meaning of cap_capable()'s fourth argument, read from the kernel's
- * BTF: "opts" (CAP_OPT_* bits) since commit c1a85a00ea66 ("LSM: generalize
- * flag passing to security_capable", 5.1), "audit" before it.
+ * What the BPF program needs of the kernel, read from its BTF before
+ * anything is loaded (capaudit needs Linux 5.11 on x86_64): the newest is
+ * bpf_get_current_task_btf() (5.11); the ring buffer came in 5.8, fexit in
+ * 5.5.  bpf_task_pt_regs() (5.15) and task->thread_info.cpu (5.16) have
+ * fallbacks in the program (CO-RE).
  */
-static int probe_arg4(const struct btf *btf, __u32 *ret_arg4)
+static const struct {
+	const char *enum_name, *value, *what;
+} kernel_needs[] = {
+	{ "bpf_map_type", "BPF_MAP_TYPE_RINGBUF", "the BPF ring buffer (Linux 5.8)" },
+	{ "bpf_func_id", "BPF_FUNC_get_current_task_btf",
+	  "bpf_get_current_task_btf() (Linux 5.11)" },
+	{ "bpf_func_id", "BPF_FUNC_get_stack", "bpf_get_stack() (Linux 4.18)" },
+	{ "bpf_func_id", "BPF_FUNC_probe_read_kernel", "bpf_probe_read_kernel() (Linux 5.5)" },
+};
+
+static bool btf_has_enum_value(const struct btf *btf, const char *enum_name, const char *value)
+{
+	const struct btf_enum *v;
+	const struct btf_type *t;
+	int id, i;
+
+	id = btf__find_by_name_kind(btf, enum_name, BTF_KIND_ENUM);
+	if (id < 0)
+		return false;
+	t = btf__type_by_id(btf, id);
+	v = btf_enum(t);
+	for (i = 0; i < btf_vlen(t); i++)
+		if (!strcmp(btf__name_by_offset(btf, v[i].name_off), value))
+			return true;
+	return false;
+}
+
+static int check_kernel_needs(const struct btf *btf)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kernel_needs); i++) {
+		if (btf_has_enum_value(btf, kernel_needs[i].enum_name, kernel_needs[i].value))
+			continue;
+		fprintf(stderr, "capaudit: this kernel lacks %s: capaudit needs Linux 5.11 or "
+				"later on x86_64\n",
+			kernel_needs[i].what);
+		return -ENOTSUP;
+	}
+	return 0;
+}
+
+/*
+ * cap_capable()'s BTF id, once its fourth argument is "opts" (CAP_OPT_*
+ * bits, commit c1a85a00ea66 "LSM: generalize flag passing to
+ * security_capable", 5.1): what the program decodes.
+ */
+static int probe_cap_capable(const struct btf *btf)
 {
 	const struct btf_param *params;
 	const struct btf_type *t;
@@ -167,13 +216,9 @@ static int probe_arg4(const struct btf *btf, __u32 *ret_arg4)
 	}
 	params = btf_params(t);
 	name = btf__name_by_offset(btf, params[3].name_off);
-	if (name && !strcmp(name, "audit")) {
-		*ret_arg4 = CAPAUDIT_ARG4_AUDIT;
-	} else if (name && !strcmp(name, "opts")) {
-		*ret_arg4 = CAPAUDIT_ARG4_OPTS;
-	} else {
-		fprintf(stderr, "capaudit: cap_capable()'s fourth argument is '%s', neither "
-				"'opts' nor 'audit': this kernel is not supported\n",
+	if (!name || strcmp(name, "opts")) {
+		fprintf(stderr, "capaudit: cap_capable()'s fourth argument is '%s', not 'opts': "
+				"capaudit needs Linux 5.11 or later\n",
 			name ? name : "?");
 		return -ENOTSUP;
 	}
@@ -202,37 +247,30 @@ static bool fexit_can_attach(int btf_id)
 	return true;
 }
 
-/* Decides fexit or kprobe and the rodata that depends on the kernel. */
-static int probe_kernel(const struct loader_opts *opts, struct loader *l, __u32 *ret_arg4)
+int loader__check_btf(const struct btf *btf)
+{
+	int err = check_kernel_needs(btf);
+
+	return err ? err : probe_cap_capable(btf);
+}
+
+/* Decides fexit or kprobe, once the kernel has what the program needs. */
+static int probe_kernel(const struct loader_opts *opts, struct loader *l)
 {
 	struct btf *btf;
 	int id;
 
-	btf = opts->btf_path ? btf__parse(opts->btf_path, NULL) : btf__load_vmlinux_btf();
-	if (!btf && opts->btf_path) {
-		char why[128];
-
-		libbpf_strerror(errno, why, sizeof(why));
-		fprintf(stderr, "capaudit: cannot read BTF from %s: %s: give a vmlinux with a "
-				".BTF section or a raw .btf file of the running kernel\n",
-			opts->btf_path, why);
-		return -ENOENT;
-	}
+	btf = btf__load_vmlinux_btf();
 	if (!btf) {
 		fprintf(stderr, "capaudit: the kernel has no BTF (/sys/kernel/btf/vmlinux): "
-				"capaudit needs a kernel built with CONFIG_DEBUG_INFO_BTF=y, or "
-				"--btf FILE with this kernel's types\n");
+				"capaudit needs a kernel built with CONFIG_DEBUG_INFO_BTF=y (the "
+				"program reads the kernel's structures by their BTF types)\n");
 		return -ENOENT;
 	}
-	id = probe_arg4(btf, ret_arg4);
+	id = loader__check_btf(btf);
 	btf__free(btf);
 	if (id < 0)
 		return id;
-	if (opts->btf_path) {
-		/* a trampoline is attached by the running kernel's BTF id */
-		l->kprobe = true;
-		return 0;
-	}
 	switch (opts->attach) {
 	case LOADER_ATTACH_KPROBE:
 		l->kprobe = true;
@@ -269,7 +307,7 @@ static int set_cgroup_filter(struct loader *l, const char *path)
 	return 0;
 }
 
-static void set_rodata(struct capaudit_bpf *skel, const struct loader_opts *opts, __u32 arg4)
+static void set_rodata(struct capaudit_bpf *skel, const struct loader_opts *opts)
 {
 	skel->rodata->targ_tgid = opts->tgid;
 	skel->rodata->targ_caps_mask = opts->caps_mask;
@@ -278,7 +316,6 @@ static void set_rodata(struct capaudit_bpf *skel, const struct loader_opts *opts
 	skel->rodata->targ_audit_only = opts->audit_only;
 	skel->rodata->targ_kernel_stack = opts->kernel_stack;
 	skel->rodata->targ_user_stack = opts->user_stack;
-	skel->rodata->targ_arg4 = arg4;
 	skel->rodata->targ_mode = opts->mode;
 	if (opts->sample_every)
 		skel->rodata->targ_sample_every = opts->sample_every;
@@ -332,6 +369,31 @@ static int map_counts(struct loader *l)
 	return 0;
 }
 
+/*
+ * A kprobe is attached through perf_event_open(), and Debian's kernels
+ * (CONFIG_SECURITY_PERF_EVENTS_RESTRICT, kernel.perf_event_paranoid=3)
+ * allow that to CAP_SYS_ADMIN only, whatever CAP_PERFMON says.
+ */
+static void explain_paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	int level = 0;
+
+	if (!f)
+		return;
+	if (fscanf(f, "%d", &level) != 1)
+		level = 0;
+	fclose(f);
+	if (level <= 2)
+		return;
+	fprintf(stderr,
+		"capaudit: the kprobe fallback opens a perf event, and with "
+		"kernel.perf_event_paranoid=%d (Debian's default) only CAP_SYS_ADMIN may: set "
+		"kernel.perf_event_paranoid=2 to let CAP_PERFMON do it, or use fexit (a kernel "
+		"with BPF trampolines needs only CAP_BPF and CAP_PERFMON)\n",
+		level);
+}
+
 static int load_and_attach(struct loader *l, const struct loader_opts *opts)
 {
 	struct capaudit_bpf *skel = l->skel;
@@ -365,6 +427,8 @@ static int load_and_attach(struct loader *l, const struct loader_opts *opts)
 	if (err) {
 		fprintf(stderr, "capaudit: cannot attach to cap_capable: %s%s\n", strerror(-err),
 			err == -EPERM ? " (needs CAP_BPF and CAP_PERFMON)" : "");
+		if (l->kprobe && (err == -EPERM || err == -EACCES))
+			explain_paranoid();
 		print_log_tail(10);
 	}
 	return err;
@@ -372,9 +436,7 @@ static int load_and_attach(struct loader *l, const struct loader_opts *opts)
 
 int loader__start(const struct loader_opts *opts, struct loader **ret_loader)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .btf_custom_path = opts->btf_path);
 	struct loader *l;
-	__u32 arg4;
 	int err;
 
 	libbpf_verbose = opts->verbose;
@@ -386,16 +448,16 @@ int loader__start(const struct loader_opts *opts, struct loader **ret_loader)
 	if (!l)
 		return -ENOMEM;
 	l->cgroup_fd = -1;
-	err = probe_kernel(opts, l, &arg4);
+	err = probe_kernel(opts, l);
 	if (err)
 		goto out_free_loader;
-	l->skel = capaudit_bpf__open_opts(&open_opts);
+	l->skel = capaudit_bpf__open();
 	if (!l->skel) {
 		err = -errno;
 		fprintf(stderr, "capaudit: cannot open the BPF object: %s\n", strerror(errno));
 		goto out_free_loader;
 	}
-	set_rodata(l->skel, opts, arg4);
+	set_rodata(l->skel, opts);
 	/* at the kretprobe the checked frame is gone: key by the entry's stack */
 	if (l->kprobe && opts->mode == CAPAUDIT_MODE_COUNT)
 		l->skel->rodata->targ_mode = CAPAUDIT_MODE_COUNT_STACK;

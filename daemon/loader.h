@@ -25,12 +25,6 @@ struct loader_opts {
 	bool user_stack;
 	__u32 ringbuf_bytes;		/* power of two, >= page size; 0: default */
 	enum loader_attach attach;
-	/*
-	 * the kernel's types from this file (vmlinux, .btf) instead of
-	 * /sys/kernel/btf/vmlinux: kprobe then, as fexit needs the running
-	 * kernel's own BTF; NULL: the kernel's
-	 */
-	const char *btf_path;
 	bool verbose;			/* libbpf debug messages */
 	__u32 mode;			/* CAPAUDIT_MODE_*: EACH for trace */
 	__u32 sample_every;		/* COUNT: a power of two; 0: default */
@@ -62,5 +56,14 @@ void loader__format_summary(const __u64 *counts, __u64 delivered, const char *ex
 			    size_t size);
 /* Reads a user stack from the stack map: frames into ips, returns their number or -errno. */
 int loader__read_stack(const struct loader *loader, __u32 stack_id, __u64 *ips);
+
+/*
+ * What the program needs of the kernel, from its BTF (btf): the BPF
+ * features of Linux 5.11 and cap_capable(cred, ns, cap, opts).
+ * cap_capable()'s BTF id, or -ENOTSUP / -ENOENT after a message that says
+ * what is missing.
+ */
+struct btf;
+int loader__check_btf(const struct btf *btf);
 
 #endif

@@ -27,7 +27,6 @@ enum {
 	OPT_KALLSYMS,
 	OPT_CGROUP_ROOT,
 	OPT_KPROBE,
-	OPT_BTF,
 	OPT_UNWIND,
 	OPT_SAMPLE,
 };
@@ -45,7 +44,6 @@ static const struct option long_opts[] = {
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "cgroup-root", required_argument, NULL, OPT_CGROUP_ROOT },
 	{ "kprobe", no_argument, NULL, OPT_KPROBE },
-	{ "btf", required_argument, NULL, OPT_BTF },
 	{ "unwind-every-check", no_argument, NULL, OPT_UNWIND },
 	{ "sample-every", required_argument, NULL, OPT_SAMPLE },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -72,8 +70,6 @@ static void usage(FILE *out)
 		"      --kallsyms FILE       kernel symbols (default /proc/kallsyms)\n"
 		"      --cgroup-root DIR     cgroup v2 mount (default /sys/fs/cgroup)\n"
 		"      --kprobe              kprobe + kretprobe even when fexit works\n"
-		"      --btf FILE            kernel types from FILE (a kernel without BTF;\n"
-		"                            implies --kprobe)\n"
 		"      --unwind-every-check  unwind the kernel stack of every check, for exact\n"
 		"                            counts per stack (default: per call site, a\n"
 		"                            stack unwound for each new key)\n"
@@ -144,10 +140,6 @@ static int set_opt(struct record_opts *o, int c, const char *arg)
 		return set_str(&o->kallsyms_path, arg);
 	case OPT_CGROUP_ROOT:
 		return set_str(&o->cgroup_root, arg);
-	case OPT_BTF:
-		err = set_str(&o->btf_path, arg);
-		o->loader.btf_path = o->btf_path;
-		return err;
 	case OPT_FLUSH:
 		err = parse_num("flush interval", arg, 1, 86400, &v);
 		o->flush_interval = v;
@@ -306,5 +298,4 @@ void record_opts__free(struct record_opts *o)
 	free(o->prometheus_dir);
 	free(o->kallsyms_path);
 	free(o->cgroup_root);
-	free(o->btf_path);
 }

@@ -63,7 +63,6 @@ static void usage(FILE *out)
 		"      --ringbuf-size N   ring buffer bytes (power of two, default 4194304)\n"
 		"      --kprobe           use kprobe + kretprobe even when fexit works\n"
 		"      --kallsyms FILE    kernel symbols (default /proc/kallsyms)\n"
-		"      --btf FILE         kernel types from FILE, not /sys/kernel/btf/vmlinux\n"
 		"                         (a kernel without BTF; implies --kprobe)\n"
 		"  -v, --verbose          libbpf debug output\n"
 		"  -h, --help             this text\n");
@@ -87,7 +86,6 @@ static int parse_uint(const char *arg, const char *what, unsigned long max, unsi
 
 enum {
 	OPT_CAPS = 256, OPT_DENIED, OPT_AUDIT, OPT_NOSTACK, OPT_RINGBUF, OPT_KPROBE, OPT_KALLSYMS,
-	OPT_BTF,
 };
 
 static const struct option long_opts[] = {
@@ -104,7 +102,6 @@ static const struct option long_opts[] = {
 	{ "ringbuf-size", required_argument, NULL, OPT_RINGBUF },
 	{ "kprobe", no_argument, NULL, OPT_KPROBE },
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
-	{ "btf", required_argument, NULL, OPT_BTF },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{},
@@ -183,9 +180,6 @@ static int parse_opt(struct trace *t, int c, const char *arg)
 		return 0;
 	case OPT_KALLSYMS:
 		t->kallsyms_path = arg;
-		return 0;
-	case OPT_BTF:
-		t->lopts.btf_path = arg;
 		return 0;
 	case 'v':
 		t->lopts.verbose = true;

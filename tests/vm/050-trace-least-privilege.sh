@@ -17,3 +17,19 @@ if setpriv --bounding-set -all,+bpf,+syslog -- "$CAPAUDIT" trace --duration 1 >/
 fi
 grep -q CAP_PERFMON "$T/err2" || { echo "error does not name CAP_PERFMON:" >&2; cat "$T/err2" >&2; exit 1; }
 cat "$T/err2"
+
+# The kprobe fallback opens a perf event: where kernel.perf_event_paranoid
+# is above 2 (Debian's kernels: 3) only CAP_SYS_ADMIN may, and the message
+# says which sysctl and why; at 2 and below CAP_PERFMON is enough.
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+rc=0
+setpriv --bounding-set -all,+bpf,+perfmon,+syslog -- \
+	"$CAPAUDIT" trace --kprobe --duration 1 >/dev/null 2>"$T/err3" || rc=$?
+echo "kprobe with CAP_BPF,CAP_PERFMON,CAP_SYSLOG, perf_event_paranoid=$paranoid: exit status $rc"
+if [ "$paranoid" -gt 2 ]; then
+	[ $rc = 1 ] || { echo "kprobe at paranoid $paranoid: exit status $rc, not 1" >&2; cat "$T/err3" >&2; exit 1; }
+	grep -q "kernel.perf_event_paranoid=$paranoid.*only CAP_SYS_ADMIN.*perf_event_paranoid=2" "$T/err3" ||
+		{ echo "the kprobe refusal does not explain perf_event_paranoid:" >&2; cat "$T/err3" >&2; exit 1; }
+else
+	[ $rc = 0 ] || { echo "kprobe at paranoid $paranoid failed:" >&2; cat "$T/err3" >&2; exit 1; }
+fi
