@@ -15,11 +15,11 @@
  * delivered without its stack, is counted under its cause.
  *
  * Counting (record's default): the ring buffer carries one record per new
- * key, and the stack is unwound only then, for a new fingerprint, every
- * targ_sample_every-th check of a key, and for fingerprints the daemon could
- * not resolve.  A check like the one before it on its CPU costs three helper
- * calls (the task, its registers, one read of a stack slot) and no hash
- * look-up; bpf/capaudit.h explains the fingerprint and the caches.
+ * key, and the stack is unwound only then, for an unknown return address,
+ * every targ_sample_every-th check of a key, and for walks that found no
+ * call site.  A check like the one before it on its CPU costs three helper
+ * calls (the task, its registers, one read of the stack above its frame)
+ * and no hash look-up; bpf/capaudit.h explains the walk and the caches.
  *
  * A record is built in this CPU's rec_room and copied into the ring buffer
  * as long as its stack (bpf_get_stack() into the record): no stack map, so

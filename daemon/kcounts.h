@@ -46,7 +46,7 @@ void kcounts__free(struct kcounts *kc);
 /*
  * The KEY record e, attributed as c (strings are copied), becomes known:
  * its later checks are counted at kcounts__collect().  A key whose site is
- * not the unwound call site (si) sends its fingerprint to unwinding.
+ * not the unwound call site (si) has that site's checks keyed by stack.
  * 0, -EEXIST (its index is known already; ignored), -ERANGE (an index
  * beyond a row: the record is not trusted) or -ENOMEM.
  */

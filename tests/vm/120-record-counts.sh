@@ -55,7 +55,7 @@ seen_delivered() {	# the summary: every check seen was delivered, none lost
 run default
 k=$(seen_delivered) || exit 1
 # 60000 checks over 3 keys: all but the first of each key (and the checks
-# before the daemon has resolved a fingerprint) counted without a record
+# made while the daemon learns a call site) counted without a record
 [ "$k" -gt 55000 ] || { echo "only $k checks counted in the kernel"; cat "$RECORD_LOG"; exit 1; }
 grep -q ' 0 conflicts' "$RECORD_LOG" || { echo "call-site conflicts"; cat "$RECORD_LOG"; exit 1; }
 grep -Eq '[1-9][0-9]* call sites learned' "$RECORD_LOG" || { echo "nothing learned"; exit 1; }
