@@ -16,6 +16,7 @@
 #include "advisesrc.h"
 #include "commands.h"
 #include "fallback.h"
+#include "outfmt.h"
 #include "reportopts.h"
 #include "rowset.h"
 #include "rules.h"
@@ -113,13 +114,17 @@ static void print_text(const struct sites *s)
 	       "CLASS", "PROPOSAL", "SYSCALL");
 	for (i = 0; i < s->nr; i++) {
 		st = &s->v[i];
-		printf("%10llu %9zu %-40s %-18s %-18s %s\n", (unsigned long long)st->checks,
-		       st->nr_rows, st->call_site, advise__class_name(st->advice.cls),
-		       st->advice.cap_name, st->syscall ? st->syscall : "-");
-		printf("%21s %s\n", "why:", st->advice.rationale);
-		printf("%21s", "workloads:");
-		for (w = 0; w < st->nr_named; w++)
-			printf(" %s", st->workloads[w]);
+		printf("%10llu %9zu ", (unsigned long long)st->checks, st->nr_rows);
+		outfmt__text(stdout, st->call_site, 40, "-");
+		printf(" %-18s %-18s ", advise__class_name(st->advice.cls), st->advice.cap_name);
+		outfmt__text(stdout, st->syscall, 0, "-");
+		printf("\n%21s ", "why:");
+		outfmt__text(stdout, st->advice.rationale, 0, "-");
+		printf("\n%21s", "workloads:");
+		for (w = 0; w < st->nr_named; w++) {
+			putchar(' ');
+			outfmt__text(stdout, st->workloads[w], 0, "-");
+		}
 		printf("\n");
 	}
 	if (!s->nr)
@@ -133,20 +138,20 @@ static json_object *site_json(const struct site *st)
 	int i;
 
 	snprintf(hash, sizeof(hash), "%016llx", (unsigned long long)st->example_stack);
-	json_object_object_add(o, "call_site", json_object_new_string(st->call_site));
+	json_object_object_add(o, "call_site", outfmt__json_string(st->call_site));
 	json_object_object_add(o, "checks", json_object_new_uint64(st->checks));
 	json_object_object_add(o, "granted", json_object_new_uint64(st->granted));
 	json_object_object_add(o, "denied", json_object_new_uint64(st->denied));
 	json_object_object_add(o, "distinct_workloads", json_object_new_uint64(st->nr_rows));
 	for (i = 0; i < st->nr_named; i++)
-		json_object_array_add(w, json_object_new_string(st->workloads[i]));
+		json_object_array_add(w, outfmt__json_string(st->workloads[i]));
 	json_object_object_add(o, "workloads", w);
-	json_object_object_add(o, "syscall", st->syscall ? json_object_new_string(st->syscall) : NULL);
+	json_object_object_add(o, "syscall", outfmt__json_string(st->syscall));
 	json_object_object_add(o, "example_stack", json_object_new_string(hash));
 	json_object_object_add(o, "class",
 			       json_object_new_string(advise__class_name(st->advice.cls)));
 	json_object_object_add(o, "proposed_cap", json_object_new_string(st->advice.cap_name));
-	json_object_object_add(o, "rationale", json_object_new_string(st->advice.rationale));
+	json_object_object_add(o, "rationale", outfmt__json_string(st->advice.rationale));
 	json_object_object_add(o, "reference", st->advice.reference ?
 				       json_object_new_string(st->advice.reference) : NULL);
 	json_object_object_add(o, "fallbacks_seen", json_object_new_uint64(st->advice.times));
@@ -163,8 +168,7 @@ static void print_json(const struct sites *s)
 	for (i = 0; i < s->nr; i++)
 		json_object_array_add(a, site_json(&s->v[i]));
 	json_object_object_add(o, "call_sites", a);
-	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-						       JSON_C_TO_STRING_NOSLASHESCAPE));
+	outfmt__json_print(stdout, o);
 	json_object_put(o);
 }
 
@@ -210,6 +214,8 @@ static int run(const struct report_opts *o)
 		print_json(&s);
 	else if (!err)
 		print_text(&s);
+	if (!err)
+		err = outfmt__finish("advise");
 	for (i = 0; i < s.nr; i++)
 		free(s.v[i].rows);
 	free(s.v);

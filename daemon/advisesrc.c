@@ -22,6 +22,7 @@
 #include "capdefs.h"
 #include "coverage.h"
 #include "dwarfmap.h"
+#include "outfmt.h"
 #include "rowset.h"
 #include "srcscan.h"
 
@@ -323,8 +324,10 @@ static void print_strv(char *const *v, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		printf("%s%s", i ? "," : " ", v[i]);
+	for (i = 0; i < n; i++) {
+		putchar(i ? ',' : ' ');
+		outfmt__text(stdout, v[i], 0, "-");
+	}
 	printf(n ? "\n" : " -\n");
 }
 
@@ -344,9 +347,12 @@ static void print_text(const struct coverage *cov, const struct source_args *a)
 	       "HELPER", "OBSERVED", "CHECKS", "WORKLOADS");
 	for (i = 0; i < n; i++) {
 		snprintf(where, sizeof(where), "%s:%u", s[i].file, s[i].line);
-		printf("%-48s %-32s %-20s %-8s %10llu", where, s[i].function,
-		       s[i].helper ? s[i].helper : "-",
-		       s[i].checks ? "yes" : "no",
+		outfmt__text(stdout, where, 48, "-");
+		putchar(' ');
+		outfmt__text(stdout, s[i].function, 32, "-");
+		putchar(' ');
+		outfmt__text(stdout, s[i].helper, 20, "-");
+		printf(" %-8s %10llu", s[i].checks ? "yes" : "no",
 		       (unsigned long long)s[i].checks);
 		print_strv(s[i].workloads, s[i].nr_workloads);
 	}
@@ -363,9 +369,12 @@ static void print_text(const struct coverage *cov, const struct source_args *a)
 				 rel(a, obs[i].loc.file), obs[i].loc.line);
 		else
 			snprintf(where, sizeof(where), "(not mapped)");
-		printf("%-40s %-48s %-32s %10llu", obs[i].frame, where,
-		       obs[i].loc.function ? obs[i].loc.function : "-",
-		       (unsigned long long)obs[i].checks);
+		outfmt__text(stdout, obs[i].frame, 40, "-");
+		putchar(' ');
+		outfmt__text(stdout, where, 48, "-");
+		putchar(' ');
+		outfmt__text(stdout, obs[i].loc.function, 32, "-");
+		printf(" %10llu", (unsigned long long)obs[i].checks);
 		print_strv(obs[i].workloads, obs[i].nr_workloads);
 	}
 }
@@ -376,7 +385,7 @@ static json_object *strv_json(char *const *v, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		json_object_array_add(arr, json_object_new_string(v[i]));
+		json_object_array_add(arr, outfmt__json_string(v[i]));
 	return arr;
 }
 
@@ -384,12 +393,12 @@ static json_object *site_json(const struct coverage_site *s)
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "file", json_object_new_string(s->file));
+	json_object_object_add(o, "file", outfmt__json_string(s->file));
 	json_object_object_add(o, "line", json_object_new_int(s->line));
 	json_object_object_add(o, "function",
-			       json_object_new_string(s->function));
+			       outfmt__json_string(s->function));
 	json_object_object_add(o, "helper",
-			       s->helper ? json_object_new_string(s->helper) :
+			       s->helper ? outfmt__json_string(s->helper) :
 					   NULL);
 	json_object_object_add(o, "observed",
 			       json_object_new_boolean(s->checks > 0));
@@ -406,20 +415,20 @@ static json_object *unmatched_json(const struct coverage_observed *ob,
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "frame", json_object_new_string(ob->frame));
+	json_object_object_add(o, "frame", outfmt__json_string(ob->frame));
 	json_object_object_add(
 		o, "file",
-		ob->loc.file ? json_object_new_string(rel(a, ob->loc.file)) :
+		ob->loc.file ? outfmt__json_string(rel(a, ob->loc.file)) :
 			       NULL);
 	json_object_object_add(
 		o, "line",
 		ob->loc.file ? json_object_new_int(ob->loc.line) : NULL);
 	json_object_object_add(
 		o, "function",
-		ob->loc.function ? json_object_new_string(ob->loc.function) :
+		ob->loc.function ? outfmt__json_string(ob->loc.function) :
 				   NULL);
 	json_object_object_add(o, "helper",
-			       ob->helper ? json_object_new_string(ob->helper) :
+			       ob->helper ? outfmt__json_string(ob->helper) :
 					    NULL);
 	json_object_object_add(o, "checks", json_object_new_uint64(ob->checks));
 	json_object_object_add(o, "workloads",
@@ -439,11 +448,11 @@ static void print_json(const struct coverage *cov, const struct source_args *a)
 	s = coverage__sites(cov, &n);
 	obs = coverage__observed(cov, &nobs);
 	json_object_object_add(o, "schema",
-			       json_object_new_string("capaudit-coverage"));
+			       outfmt__json_string("capaudit-coverage"));
 	json_object_object_add(o, "version", json_object_new_int(1));
-	json_object_object_add(o, "source", json_object_new_string(a->tree));
+	json_object_object_add(o, "source", outfmt__json_string(a->tree));
 	json_object_object_add(o, "vmlinux",
-			       json_object_new_string(a->vmlinux));
+			       outfmt__json_string(a->vmlinux));
 	json_object_object_add(o, "static_sites", json_object_new_uint64(n));
 	json_object_object_add(o, "observed_sites",
 			       json_object_new_uint64(covered));
@@ -457,8 +466,7 @@ static void print_json(const struct coverage *cov, const struct source_args *a)
 			json_object_array_add(unmatched,
 					      unmatched_json(&obs[i], a));
 	json_object_object_add(o, "unmatched", unmatched);
-	puts(json_object_to_json_string_ext(
-		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	outfmt__json_print(stdout, o);
 	json_object_put(o);
 }
 
@@ -494,6 +502,8 @@ int advise_source__run(const struct report_opts *o, const char *tree,
 		print_json(cov, &a);
 	else if (!err)
 		print_text(cov, &a);
+	if (!err)
+		err = outfmt__finish("advise");
 	coverage__free(cov);
 out_free_map:
 	dwarfmap__free(map);

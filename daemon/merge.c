@@ -16,6 +16,7 @@
 #include "array_size.h"
 #include "commands.h"
 #include "merge.h"
+#include "outfmt.h"
 
 /* Reports bigger than this are refused rather than read into memory */
 #define MERGE_MAX_REPORT	(1ul << 30)
@@ -172,15 +173,43 @@ static const char *parse_error(json_tokener *tok, json_object *in)
 	return json_tokener_error_desc(e);
 }
 
+/* Does text hold invalid UTF-8 (a report of another host may) */
+static bool invalid_utf8(const char *text, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	int n;
+
+	for (; len; s += n, len -= n) {
+		n = outfmt__utf8_len(s, len);
+		if (!n)
+			return true;
+	}
+	return false;
+}
+
 int merge__add(struct merge *m, const char *name, const char *text, size_t len, char *err,
 	       size_t errlen)
 {
 	json_tokener *tok = json_tokener_new();
 	json_object *in = NULL, *rows, *st, *k;
+	char *fixed = NULL;
 	int ret = -EINVAL;
 
 	if (!tok)
 		return -ENOMEM;
+	/*
+	 * Invalid UTF-8 can only stand in strings (elsewhere it is a syntax
+	 * error either way): each invalid byte becomes U+FFFD, as in every JSON
+	 * capaudit writes, so names that differ only there are one key.
+	 */
+	if (invalid_utf8(text, len)) {
+		fixed = outfmt__utf8_dup(text, len, &len);
+		if (!fixed) {
+			json_tokener_free(tok);
+			return -ENOMEM;
+		}
+		text = fixed;
+	}
 	if (len < (size_t)INT32_MAX)
 		in = json_tokener_parse_ex(tok, text, (int)len);
 	if (!in || json_tokener_get_error(tok) != json_tokener_success ||
@@ -204,6 +233,7 @@ int merge__add(struct merge *m, const char *name, const char *text, size_t len, 
 out_put:
 	json_object_put(in);
 	json_tokener_free(tok);
+	free(fixed);
 	return ret;
 }
 
@@ -308,8 +338,7 @@ int cmd_merge(int argc, char **argv)
 	merge__free(m);
 	if (!out)
 		return 1;
-	puts(json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY |
-							 JSON_C_TO_STRING_NOSLASHESCAPE));
+	outfmt__json_print(stdout, out);
 	json_object_put(out);
-	return 0;
+	return outfmt__finish("merge") ? 1 : 0;
 }

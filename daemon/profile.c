@@ -20,6 +20,7 @@
 #include "capnames.h"
 #include "commands.h"
 #include "fallback.h"
+#include "outfmt.h"
 #include "reportopts.h"
 #include "rowset.h"
 
@@ -157,19 +158,26 @@ static void print_evidence(struct store *store, const struct evidence *e, unsign
 	printf("  %-22s %8llu checks%s\n", capnames__name(cap, buf, sizeof(buf)),
 	       (unsigned long long)e->count,
 	       e->instead_of_sys_admin ? "  (instead of CAP_SYS_ADMIN: this kernel accepts it)" : "");
-	for (i = 0; i < e->nr_sites; i++)
-		printf("      call site %-36s %8llu\n", e->sites[i].name,
-		       (unsigned long long)e->sites[i].count);
+	for (i = 0; i < e->nr_sites; i++) {
+		printf("      call site ");
+		outfmt__text(stdout, e->sites[i].name, 36, "-");
+		printf(" %8llu\n", (unsigned long long)e->sites[i].count);
+	}
 	if (e->more_sites)
 		printf("      other call sites %37llu\n", (unsigned long long)e->more_sites);
 	printf("      syscalls:");
-	for (i = 0; i < e->nr_syscalls; i++)
-		printf(" %s", e->syscalls[i]);
+	for (i = 0; i < e->nr_syscalls; i++) {
+		putchar(' ');
+		outfmt__text(stdout, e->syscalls[i], 0, "-");
+	}
 	printf("%s\n", e->nr_syscalls ? "" : " -");
 	if (e->example_stack && !store__stack_frames(store, e->example_stack, &frames, &nr)) {
 		printf("      example stack:");
-		for (i = 0; i < nr && i < 12; i++)
-			printf(" %s%s", frames[i], i + 1 < nr && i < 11 ? " <-" : "");
+		for (i = 0; i < nr && i < 12; i++) {
+			putchar(' ');
+			outfmt__text(stdout, frames[i], 0, "-");
+			printf("%s", i + 1 < nr && i < 11 ? " <-" : "");
+		}
 		printf("\n");
 		free(frames);
 	}
@@ -180,7 +188,9 @@ static void print_text(struct store *store, const struct profile *p, const char 
 	unsigned int cap;
 	int k, any;
 
-	printf("workload %s\n", workload);
+	printf("workload ");
+	outfmt__text(stdout, workload, 0, "-");
+	putchar('\n');
 	for (k = 0; k < EV_NR; k++) {
 		printf("\n%s:\n", kind_titles[k]);
 		for (cap = 0, any = 0; cap < PROFILE_CAPS; cap++) {
@@ -209,14 +219,14 @@ static json_object *evidence_json(const struct evidence *e, unsigned int cap)
 			       json_object_new_boolean(e->instead_of_sys_admin));
 	for (i = 0; i < e->nr_sites; i++) {
 		s = json_object_new_object();
-		json_object_object_add(s, "call_site", json_object_new_string(e->sites[i].name));
+		json_object_object_add(s, "call_site", outfmt__json_string(e->sites[i].name));
 		json_object_object_add(s, "checks", json_object_new_uint64(e->sites[i].count));
 		json_object_array_add(sites, s);
 	}
 	json_object_object_add(o, "call_sites", sites);
 	json_object_object_add(o, "other_call_sites_checks", json_object_new_uint64(e->more_sites));
 	for (i = 0; i < e->nr_syscalls; i++)
-		json_object_array_add(sys, json_object_new_string(e->syscalls[i]));
+		json_object_array_add(sys, outfmt__json_string(e->syscalls[i]));
 	json_object_object_add(o, "syscalls", sys);
 	snprintf(buf, sizeof(buf), "%016llx", (unsigned long long)e->example_stack);
 	json_object_object_add(o, "example_stack", json_object_new_string(buf));
@@ -232,7 +242,7 @@ static void print_json(const struct profile *p, const char *workload)
 
 	json_object_object_add(o, "schema", json_object_new_string("capaudit-profile"));
 	json_object_object_add(o, "version", json_object_new_int(1));
-	json_object_object_add(o, "workload", json_object_new_string(workload));
+	json_object_object_add(o, "workload", outfmt__json_string(workload));
 	for (k = 0; k < EV_NR; k++) {
 		a = json_object_new_array();
 		for (cap = 0; cap < PROFILE_CAPS; cap++) {
@@ -246,8 +256,7 @@ static void print_json(const struct profile *p, const char *workload)
 		json_object_object_add(o, kind_keys[k], a);
 	}
 	json_object_object_add(o, "capabilities", set);
-	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-						       JSON_C_TO_STRING_NOSLASHESCAPE));
+	outfmt__json_print(stdout, o);
 	json_object_put(o);
 }
 
@@ -280,6 +289,8 @@ static int run(const struct report_opts *o)
 		print_json(p, o->positional);
 	else if (!err)
 		print_text(store, p, o->positional);
+	if (!err)
+		err = outfmt__finish("profile");
 	rowset__free(&rs);
 	fallback__free(fb);
 	store__close(store);

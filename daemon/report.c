@@ -12,6 +12,7 @@
 
 #include "capnames.h"
 #include "commands.h"
+#include "outfmt.h"
 #include "report.h"
 #include "reportopts.h"
 #include "rowset.h"
@@ -35,11 +36,17 @@ static void print_text(const struct rowset *rs, const __u64 *losses,
 	       "AUDIT", "WORKLOAD", "COMM", "SYSCALL", "CALL SITE");
 	for (i = 0; i < rs->nr; i++) {
 		r = &rs->rows[i];
-		printf("%10llu  %-22s %-7s %-10s %-28s %-16s %-16s %s\n",
-		       (unsigned long long)r->count, capnames__name(r->cap, capbuf, sizeof(capbuf)),
-		       r->granted ? "granted" : "denied", rowset__audit_name(r->audit),
-		       str_or(r->workload, "-"), str_or(r->comm, "-"), str_or(r->syscall, "-"),
-		       str_or(r->call_site, "-"));
+		printf("%10llu  %-22s %-7s %-10s ", (unsigned long long)r->count,
+		       capnames__name(r->cap, capbuf, sizeof(capbuf)),
+		       r->granted ? "granted" : "denied", rowset__audit_name(r->audit));
+		outfmt__text(stdout, r->workload, 28, "-");
+		putchar(' ');
+		outfmt__text(stdout, r->comm, 16, "-");
+		putchar(' ');
+		outfmt__text(stdout, r->syscall, 16, "-");
+		putchar(' ');
+		outfmt__text(stdout, r->call_site, 0, "-");
+		putchar('\n');
 	}
 	printf("\nlost in the kernel: %llu (ring buffer full); %llu missed (recursion); %llu "
 	       "checks without a stack; %llu in overflow rows\n",
@@ -49,28 +56,9 @@ static void print_text(const struct rowset *rs, const __u64 *losses,
 	       (unsigned long long)ov->checks);
 }
 
-/* RFC 4180: quote a field when it holds a comma, a quote or a line break */
-static void csv_field(const char *s, const char *sep)
-{
-	if (!s)
-		s = "";
-	if (strpbrk(s, ",\"\r\n")) {
-		putchar('"');
-		for (; *s; s++) {
-			if (*s == '"')
-				putchar('"');
-			putchar(*s);
-		}
-		putchar('"');
-	} else {
-		fputs(s, stdout);
-	}
-	fputs(sep, stdout);
-}
-
 static void print_csv(const struct rowset *rs)
 {
-	char capbuf[CAPNAMES_BUF_LEN], num[32];
+	char capbuf[CAPNAMES_BUF_LEN];
 	const struct agg_row *r;
 	size_t i;
 
@@ -81,40 +69,51 @@ static void print_csv(const struct rowset *rs)
 		printf("%llu,%s,%u,%s,%s,", (unsigned long long)r->count,
 		       capnames__name(r->cap, capbuf, sizeof(capbuf)), r->cap,
 		       r->granted ? "granted" : "denied", rowset__audit_name(r->audit));
-		csv_field(r->workload, ",");
-		csv_field(r->comm, ",");
-		csv_field(r->syscall, ",");
-		csv_field(r->call_site, ",");
-		snprintf(num, sizeof(num), "%016llx", (unsigned long long)r->stack_hash);
-		printf("%s,%llu,%llu\n", num, (unsigned long long)(r->first_ns / 1000000000ull),
+		outfmt__csv(stdout, r->workload, ',');
+		outfmt__csv(stdout, r->comm, ',');
+		outfmt__csv(stdout, r->syscall, ',');
+		outfmt__csv(stdout, r->call_site, ',');
+		printf("%016llx,%llu,%llu\n", (unsigned long long)r->stack_hash,
+		       (unsigned long long)(r->first_ns / 1000000000ull),
 		       (unsigned long long)(r->last_ns / 1000000000ull));
 	}
 }
 
 /*
- * Folded stacks: "workload;comm;outermost;...;innermost;CAP_X count", one
- * line per row with a stack, frames without offsets so that a flame graph
- * merges calls from different places in the same function.
+ * Folded stacks: "workload;comm;outermost;...;innermost;CAP_X;VERDICT count",
+ * one line per row, frames without offsets so that a flame graph merges
+ * calls from different places in the same function; the verdict is a frame
+ * of its own, so that granted and denied checks never fold together.  Names
+ * and frames are escaped (outfmt__folded()): none holds ';', ' ' or a line
+ * break.
  */
 static void print_folded(struct store *store, const struct rowset *rs)
 {
-	char capbuf[CAPNAMES_BUF_LEN], **frames;
+	char capbuf[CAPNAMES_BUF_LEN], **frames, *plus;
 	const struct agg_row *r;
 	size_t i;
 	int nr, j;
 
 	for (i = 0; i < rs->nr; i++) {
 		r = &rs->rows[i];
-		printf("%s;%s", str_or(r->workload, "-"), str_or(r->comm, "-"));
+		outfmt__folded(stdout, r->workload, "-");
+		putchar(';');
+		outfmt__folded(stdout, r->comm, "-");
 		if (r->stack_hash && !store__stack_frames(store, r->stack_hash, &frames, &nr)) {
-			for (j = nr - 1; j >= 0; j--)
-				printf(";%.*s", (int)strcspn(frames[j], "+"), frames[j]);
+			for (j = nr - 1; j >= 0; j--) {
+				plus = strchr(frames[j], '+');
+				if (plus)
+					*plus = '\0';
+				putchar(';');
+				outfmt__folded(stdout, frames[j], "[unknown]");
+			}
 			free(frames);
 		} else {
-			printf(";%s", str_or(r->call_site, "[unknown]"));
+			putchar(';');
+			outfmt__folded(stdout, r->call_site, "[unknown]");
 		}
-		printf(";%s %llu\n", capnames__name(r->cap, capbuf, sizeof(capbuf)),
-		       (unsigned long long)r->count);
+		printf(";%s;%s %llu\n", capnames__name(r->cap, capbuf, sizeof(capbuf)),
+		       r->granted ? "granted" : "denied", (unsigned long long)r->count);
 	}
 }
 
@@ -132,10 +131,10 @@ struct json_object *report__row_json(const struct agg_row *r)
 	json_object_object_add(o, "verdict",
 			       json_object_new_string(r->granted ? "granted" : "denied"));
 	json_object_object_add(o, "audit", json_object_new_string(rowset__audit_name(r->audit)));
-	json_object_object_add(o, "workload", json_object_new_string(str_or(r->workload, "")));
-	json_object_object_add(o, "comm", json_object_new_string(str_or(r->comm, "")));
-	json_object_object_add(o, "syscall", r->syscall ? json_object_new_string(r->syscall) : NULL);
-	json_object_object_add(o, "call_site", json_object_new_string(str_or(r->call_site, "")));
+	json_object_object_add(o, "workload", outfmt__json_string(str_or(r->workload, "")));
+	json_object_object_add(o, "comm", outfmt__json_string(str_or(r->comm, "")));
+	json_object_object_add(o, "syscall", outfmt__json_string(r->syscall));
+	json_object_object_add(o, "call_site", outfmt__json_string(str_or(r->call_site, "")));
 	json_object_object_add(o, "stack", json_object_new_string(hash));
 	json_object_object_add(o, "count", json_object_new_uint64(r->count));
 	json_object_object_add(o, "first_seen", json_object_new_uint64(r->first_ns / 1000000000ull));
@@ -157,7 +156,7 @@ static json_object *stacks_json(struct store *store, const struct rowset *rs)
 			continue;
 		a = json_object_new_array();
 		for (j = 0; j < nr; j++)
-			json_object_array_add(a, json_object_new_string(frames[j]));
+			json_object_array_add(a, outfmt__json_string(frames[j]));
 		free(frames);
 		json_object_object_add(o, hash, a);
 	}
@@ -196,8 +195,7 @@ static int print_json(struct store *store, const struct rowset *rs, const __u64 
 	json_object_object_add(o, "rows", rows);
 	json_object_object_add(o, "stacks", stacks_json(store, rs));
 	json_object_object_add(o, "kernel", report__losses_json(losses, ov));
-	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-						       JSON_C_TO_STRING_NOSLASHESCAPE));
+	outfmt__json_print(stdout, o);
 	json_object_put(o);
 	return 0;
 }
@@ -237,6 +235,8 @@ int cmd_report(int argc, char **argv)
 		print_folded(store, &rs);
 	else
 		print_text(&rs, losses, &ov);
+	if (!err)
+		err = outfmt__finish("report");
 out_free_rows:
 	rowset__free(&rs);
 	store__close(store);

@@ -10,6 +10,7 @@
 
 #include <json-c/json.h>
 
+#include "outfmt.h"
 #include "scanreport.h"
 
 static const char *const table_names[SCAN_N_TABLES] = {
@@ -469,27 +470,9 @@ int scan_report__json(const struct scan_report *r, FILE *out)
 	if (r->maint)
 		json_maintainers(r, root, sites);
 	json_object_object_add(root, "sites", sites);
-	fprintf(out, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-								   JSON_C_TO_STRING_NOSLASHESCAPE));
+	outfmt__json_print(out, root);
 	json_object_put(root);
 	return ferror(out) ? -EIO : 0;
-}
-
-/* CSV field: quoted when it holds a comma, quote or newline. */
-void scan_report__csv_field(FILE *out, const char *s, int last)
-{
-	if (strpbrk(s, ",\"\n")) {
-		fputc('"', out);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', out);
-			fputc(*s, out);
-		}
-		fputc('"', out);
-	} else {
-		fputs(s, out);
-	}
-	fputc(last ? '\n' : ',', out);
 }
 
 /* The sections of a site as one field, "A;B;C". */
@@ -511,7 +494,7 @@ static void csv_sections(FILE *out, const struct maint_section **s, size_t n)
 		if (i + 1 < n)
 			strcat(buf, ";");
 	}
-	scan_report__csv_field(out, buf, 1);
+	outfmt__csv(out, buf, '\n');
 	free(buf);
 }
 
@@ -525,11 +508,11 @@ int scan_report__csv(const struct scan_report *r, FILE *out, int table)
 		for (i = 0; i < r->n_sites; i++) {
 			const struct srcscan_site *s = &r->sites[i];
 
-			scan_report__csv_field(out, s->file, 0);
+			outfmt__csv(out, s->file, ',');
 			fprintf(out, "%u,", s->line);
-			scan_report__csv_field(out, s->function, 0);
-			scan_report__csv_field(out, capdefs__name(r->defs, s->cap), 0);
-			scan_report__csv_field(out, s->helper ? s->helper : "", !r->maint);
+			outfmt__csv(out, s->function, ',');
+			outfmt__csv(out, capdefs__name(r->defs, s->cap), ',');
+			outfmt__csv(out, s->helper ? s->helper : "", r->maint ? ',' : '\n');
 			if (r->maint)
 				csv_sections(out, r->site_sections[i], r->site_n_sections[i]);
 		}
@@ -538,7 +521,7 @@ int scan_report__csv(const struct scan_report *r, FILE *out, int table)
 	t = &r->tables[table];
 	fprintf(out, "%s,%suses,share,sys_admin\n", t->key, table == SCAN_HELPERS ? "calls," : "");
 	for (i = 0; i < t->n; i++) {
-		scan_report__csv_field(out, t->rows[i].name, 0);
+		outfmt__csv(out, t->rows[i].name, ',');
 		if (table == SCAN_HELPERS)
 			fprintf(out, "%lu,", t->rows[i].calls);
 		fprintf(out, "%lu,%.4f,%lu\n", t->rows[i].uses, pct(t->rows[i].uses, r->uses) / 100.0,

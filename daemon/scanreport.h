@@ -77,8 +77,6 @@ struct json_object;
 /* One call site as a JSON object: the form --json and --diff share. */
 struct json_object *scan_report__json_site(const struct capdefs *defs,
 					   const struct srcscan_site *s);
-/* One CSV field, quoted when needed, then ',' or (when @last) '\n'. */
-void scan_report__csv_field(FILE *out, const char *s, int last);
 
 /* The subsystem of a file: its first two directories ("drivers/net"). */
 void scan_report__subsystem(const char *file, char *buf, size_t size);

@@ -20,6 +20,7 @@
 
 #include <json-c/json.h>
 
+#include "outfmt.h"
 #include "scanreport.h"
 #include "srcdiff.h"
 
@@ -857,17 +858,17 @@ int srcdiff__csv(const struct srcdiff *d, FILE *out)
 		const struct srcdiff_change *c = &d->changes[i];
 
 		fprintf(out, "%s,", kind_names[c->kind]);
-		scan_report__csv_field(out, c->file, 0);
+		outfmt__csv(out, c->file, ',');
 		if (c->old_line)
 			fprintf(out, "%u", c->old_line);
 		fputc(',', out);
 		if (c->new_line)
 			fprintf(out, "%u", c->new_line);
 		fputc(',', out);
-		scan_report__csv_field(out, c->function, 0);
-		scan_report__csv_field(out, c->old_cap ? c->old_cap : "", 0);
-		scan_report__csv_field(out, c->new_cap ? c->new_cap : "", 0);
-		scan_report__csv_field(out, c->helper ? c->helper : "", 1);
+		outfmt__csv(out, c->function, ',');
+		outfmt__csv(out, c->old_cap ? c->old_cap : "", ',');
+		outfmt__csv(out, c->new_cap ? c->new_cap : "", ',');
+		outfmt__csv(out, c->helper ? c->helper : "", '\n');
 	}
 	return ferror(out) ? -EIO : 0;
 }

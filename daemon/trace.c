@@ -30,6 +30,7 @@
 #include "rbconsumer.h"
 #include "stacks.h"
 #include "syscalls.h"
+#include "outfmt.h"
 #include "tracejson.h"
 
 struct trace {
@@ -224,10 +225,14 @@ static int print_text(struct trace *t, const struct trace_record *r)
 
 	localtime_r(&now, &tm);
 	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", &tm);
-	printf("%-8s %-6u %-7u %-7u %-16s %-3u %-22s %-7s %-7s %-16s %s\n", tbuf, e->uid, e->pid,
-	       e->tid, e->comm, e->cap, r->cap_name, events__granted(e) ? "granted" : "denied",
-	       events__audited(e) ? "audit" : "noaudit", r->syscall ? r->syscall : "-",
-	       r->stack ? r->stack->call_site : "-");
+	printf("%-8s %-6u %-7u %-7u ", tbuf, e->uid, e->pid, e->tid);
+	outfmt__text(stdout, e->comm, 16, "-");
+	printf(" %-3u %-22s %-7s %-7s ", e->cap, r->cap_name,
+	       events__granted(e) ? "granted" : "denied", events__audited(e) ? "audit" : "noaudit");
+	outfmt__text(stdout, r->syscall, 16, "-");
+	putchar(' ');
+	outfmt__text(stdout, r->stack ? r->stack->call_site : NULL, 0, "-");
+	putchar('\n');
 	if (t->print_kstack && r->stack)
 		for (i = 0; i < r->stack->nr_frames; i++)
 			printf("\t%s\n", r->stack->frames[i]);

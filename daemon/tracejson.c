@@ -1,65 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tracejson.c: a trace record as one JSON object (the `trace --json` line).
- * json-c does the escaping: a comm is whatever a process set with prctl().
+ * json-c does the escaping, outfmt__json_string() makes names valid UTF-8:
+ * a comm is whatever a process set with prctl().
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "events.h"
+#include "outfmt.h"
 #include "tracejson.h"
-
-/* Length of the valid UTF-8 sequence at s, or 0 when it is not one. */
-static int utf8_len(const unsigned char *s)
-{
-	int n, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	for (i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
-	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
-		return 0;	/* overlong, surrogate or past U+10FFFF */
-	return n;
-}
-
-/*
- * A comm is bytes, not text (and the kernel cuts it at 15 bytes, maybe in
- * the middle of a character): JSON needs valid UTF-8, so each invalid byte
- * becomes U+FFFD.
- */
-static json_object *text_string(const char *s)
-{
-	char buf[CAPAUDIT_COMM_LEN * 3 + 1];
-	const unsigned char *p = (const unsigned char *)s;
-	size_t o = 0;
-	int n;
-
-	while (*p && o + 4 < sizeof(buf)) {
-		n = utf8_len(p);
-		if (n) {
-			memcpy(buf + o, p, n);
-			o += n;
-			p += n;
-		} else {
-			memcpy(buf + o, "\xef\xbf\xbd", 3);
-			o += 3;
-			p++;
-		}
-	}
-	buf[o] = '\0';
-	return json_object_new_string(buf);
-}
 
 static json_object *stack_array(const struct stack_info *si)
 {
@@ -69,7 +19,7 @@ static json_object *stack_array(const struct stack_info *si)
 	if (!a || !si)
 		return a;
 	for (i = 0; i < si->nr_frames; i++)
-		json_object_array_add(a, json_object_new_string(si->frames[i]));
+		json_object_array_add(a, outfmt__json_string(si->frames[i]));
 	return a;
 }
 
@@ -92,7 +42,7 @@ static void add_ids(json_object *o, const struct capaudit_event *e)
 	json_object_object_add(o, "tid", json_object_new_int64(e->tid));
 	json_object_object_add(o, "uid", json_object_new_int64(e->uid));
 	json_object_object_add(o, "gid", json_object_new_int64(e->gid));
-	json_object_object_add(o, "comm", text_string(e->comm));
+	json_object_object_add(o, "comm", outfmt__json_string(e->comm));
 	json_object_object_add(o, "cgroup_id", json_object_new_uint64(e->cgroup_id));
 	json_object_object_add(o, "userns", json_object_new_uint64(e->userns_ino));
 	json_object_object_add(o, "userns_init",
@@ -118,9 +68,9 @@ json_object *trace_record__to_json(const struct trace_record *r)
 			       json_object_new_boolean(e->opts & CAPAUDIT_OPT_INSETID));
 	add_ids(o, e);
 	json_object_object_add(o, "syscall",
-			       r->syscall ? json_object_new_string(r->syscall) : NULL);
+			       outfmt__json_string(r->syscall));
 	json_object_object_add(o, "call_site",
-			       r->stack ? json_object_new_string(r->stack->call_site) : NULL);
+			       r->stack ? outfmt__json_string(r->stack->call_site) : NULL);
 	json_object_object_add(o, "stack", stack_array(r->stack));
 	if (r->nr_ustack > 0)
 		json_object_object_add(o, "user_stack", ustack_array(r->ustack, r->nr_ustack));
