@@ -171,7 +171,7 @@ int report_opts__parse(struct report_opts *o, const char *cmd, unsigned int form
 
 int report_opts__open_store(const struct report_opts *o, struct store **ret_store)
 {
-	int err = store__open(o->store_path, false, ret_store);
+	int err = store__open_readonly(o->store_path, ret_store);
 
 	if (err)
 		store__explain_error(o->store_path, err);

@@ -400,7 +400,7 @@ static int probe_schema(const char *path, bool *ret_empty)
 	return err;
 }
 
-static int open_db(struct store *s, const char *path, bool create)
+static int open_db(struct store *s, const char *path, bool create, bool readonly)
 {
 	bool empty;
 	int rc, err;
@@ -410,6 +410,18 @@ static int open_db(struct store *s, const char *path, bool create)
 		return err;
 	if (empty && !create)
 		return -ENODATA;
+	if (readonly) {
+		/* as the probe read it: no journal mode switch, no -wal, no -shm */
+		err = open_readonly(path, &s->db);
+		if (!err && sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1,
+					      NULL) != SQLITE_OK)
+			err = -EIO;
+		if (!err)
+			err = check_schema(s->db, &empty);
+		if (!err && empty)
+			err = -ENODATA;
+		return err ? err : prepare_all(s);
+	}
 	rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK)
 		return sqlite_errno(s->db, rc);
@@ -439,7 +451,7 @@ static int open_db(struct store *s, const char *path, bool create)
 	return err;
 }
 
-int store__open(const char *path, bool create, struct store **ret_store)
+static int open_store(const char *path, bool create, bool readonly, struct store **ret_store)
 {
 	struct store *s;
 	bool empty;
@@ -463,13 +475,23 @@ int store__open(const char *path, bool create, struct store **ret_store)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	err = open_db(s, path, create);
+	err = open_db(s, path, create, readonly);
 	if (err) {
 		store__close(s);
 		return err;
 	}
 	*ret_store = s;
 	return 0;
+}
+
+int store__open(const char *path, bool create, struct store **ret_store)
+{
+	return open_store(path, create, false, ret_store);
+}
+
+int store__open_readonly(const char *path, struct store **ret_store)
+{
+	return open_store(path, false, true, ret_store);
 }
 
 void store__close(struct store *s)

@@ -34,6 +34,14 @@ struct fallback;
  * "the store FILE is not a capaudit database (REASON): move it away or pass --store".
  */
 int store__open(const char *path, bool create, struct store **ret_store);
+/*
+ * For the commands that only read (report, profile, advise): the same
+ * checks and errors as store__open() without create, on a read-only
+ * connection that switches no journal mode and creates no -wal or -shm
+ * file: the file is left byte for byte as it was.  store__flush() on it
+ * fails (-EROFS).
+ */
+int store__open_readonly(const char *path, struct store **ret_store);
 void store__close(struct store *store);
 /* The reasons above in words; strerror(-err) for the others */
 const char *store__strerror(int err);

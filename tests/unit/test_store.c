@@ -24,44 +24,14 @@
 
 #include "fallback.h"
 #include "store.h"
+#include "tmpdir.h"
 
 #define SEC 1000000000ull
 #define T0 (1764748800ull * SEC)	/* a CLOCK_REALTIME instant, 2025-12-03 */
 
-struct fixture {
-	char dir[64];
-	char path[128];		/* dir/state/capaudit.db, state/ not made yet */
-};
-
 static int setup(void **state)
 {
-	struct fixture *fx = calloc(1, sizeof(*fx));
-
-	if (!fx)
-		return -1;
-	snprintf(fx->dir, sizeof(fx->dir), "%s", "/tmp/capaudit-test-store.XXXXXX");
-	if (!mkdtemp(fx->dir))
-		return -1;
-	snprintf(fx->path, sizeof(fx->path), "%s/state/capaudit.db", fx->dir);
-	*state = fx;
-	return 0;
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static int teardown(void **state)
-{
-	struct fixture *fx = *state;
-
-	nftw(fx->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-	free(fx);
-	return 0;
+	return tmpdir_setup(state, "state/capaudit.db");
 }
 
 static struct store *open_ok(const char *path, bool create)
@@ -638,6 +608,61 @@ static void test_read_only_reader(void **state)
  * A recorder killed with a WAL not checkpointed: the next open reads its
  * committed flushes through the WAL, and the file is sound
  */
+/*
+ * store__open_readonly(): a store in rollback-journal mode (as the sqlite3
+ * tool may leave it) is read without a journal mode switch, no -wal or
+ * -shm file, its bytes unchanged; a write through it fails; a foreign
+ * database is refused as store__open() refuses it.
+ */
+static void test_open_readonly_changes_nothing(void **state)
+{
+	struct fixture *fx = *state;
+	struct check c = mk(T0, 21, 1, "do_mount", "mount", "m", 0);
+	struct agg *agg = agg__new(NULL);
+	char *before, *after, foreign[160];
+	size_t len0, len1;
+	struct store *st;
+	sqlite3 *db;
+	struct rows r;
+
+	st = open_ok(fx->path, true);
+	add_n(agg, &c, 3);
+	assert_int_equal(store__flush(st, agg, NULL, NULL), 0);
+	store__close(st);
+	assert_int_equal(sqlite3_open(fx->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	before = slurp(fx->path, &len0);
+
+	assert_int_equal(store__open_readonly(fx->path, &st), 0);
+	read_rows(st, NULL, &r);
+	assert_int_equal(r.nr, 1);
+	assert_int_equal(r.row[0].count, 3);
+	assert_int_equal(store__flush(st, agg, NULL, NULL), -EROFS);
+	store__close(st);
+	after = slurp(fx->path, &len1);
+	assert_int_equal(len0, len1);
+	assert_memory_equal(before, after, len0);
+	assert_false(exists("%s-wal", fx->path));
+	assert_false(exists("%s-shm", fx->path));
+	assert_false(exists("%s-journal", fx->path));
+	free(before);
+	free(after);
+
+	snprintf(foreign, sizeof(foreign), "%s/foreign.db", fx->dir);
+	make_foreign(foreign, "CREATE TABLE notes (x TEXT); INSERT INTO notes VALUES ('x');");
+	before = slurp(foreign, &len0);
+	assert_int_equal(store__open_readonly(foreign, &st), -EMEDIUMTYPE);
+	after = slurp(foreign, &len1);
+	assert_int_equal(len0, len1);
+	assert_memory_equal(before, after, len0);
+	assert_false(exists("%s-wal", foreign));
+	free(before);
+	free(after);
+	agg__free(agg);
+}
+
 static void test_reopen_after_kill(void **state)
 {
 	struct fixture *fx = *state;
@@ -741,19 +766,24 @@ static void test_fallbacks_persist(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_counts_accumulate_across_reopen, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_loss_deltas, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_garbage_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_foreign_schema_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_missing_and_empty, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_modes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_failed_flush_keeps_deltas, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_filters, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_overflow_stored, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fallbacks_persist, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reopen_after_kill, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_read_only_reader, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_round_trip, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_counts_accumulate_across_reopen, setup,
+						tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_loss_deltas, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_garbage_refused, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_foreign_schema_refused, setup,
+						tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_missing_and_empty, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_modes, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_failed_flush_keeps_deltas, setup,
+						tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_filters, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_overflow_stored, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_fallbacks_persist, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_reopen_after_kill, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_read_only_reader, setup, tmpdir_teardown),
+		cmocka_unit_test_setup_teardown(test_open_readonly_changes_nothing, setup,
+						tmpdir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
