@@ -3,16 +3,22 @@
  * promfile.c: counters per capability, verdict and call site, and the loss
  * counters, in the Prometheus text format.  Label cardinality is bounded:
  * the PROMFILE_MAX_SERIES busiest (capability, verdict, call site) series
- * are written, the others add up into call_site="other".  The file is
- * written to a temporary name and renamed, so a scrape never sees half.
+ * are written, the others add up into a series without a call_site label.
+ * The file is written to a new temporary file in the directory (O_EXCL,
+ * O_NOFOLLOW, by the directory's fd) and renamed, so a scrape never sees
+ * half and nothing planted in the directory is followed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <sys/random.h>
 
 #include "capnames.h"
+#include "outfmt.h"
 #include "promfile.h"
 #include "rowset.h"
 
@@ -29,6 +35,12 @@ static int series_cmp(const void *a, const void *b)
 	return x->count < y->count ? 1 : x->count > y->count ? -1 : 0;
 }
 
+/* A call site's label value: a site without a name is "[unknown]", never "" */
+static const char *site_name(const char *s)
+{
+	return s && *s ? s : "[unknown]";
+}
+
 /* rows (sorted by key in the store) → one series per cap, verdict, site */
 static size_t fold(const struct rowset *rs, struct series *out)
 {
@@ -39,29 +51,16 @@ static size_t fold(const struct rowset *rs, struct series *out)
 		r = &rs->rows[i];
 		for (j = n; j > 0; j--) {
 			if (out[j - 1].cap == r->cap && out[j - 1].granted == r->granted &&
-			    !strcmp(out[j - 1].call_site, r->call_site))
+			    !strcmp(out[j - 1].call_site, site_name(r->call_site)))
 				break;
 		}
 		if (j) {
 			out[j - 1].count += r->count;
 			continue;
 		}
-		out[n++] = (struct series){ r->cap, r->granted, r->call_site, r->count };
+		out[n++] = (struct series){ r->cap, r->granted, site_name(r->call_site), r->count };
 	}
 	return n;
-}
-
-/* label values: escape backslash, quote and newline */
-static void label(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
-			fputc('\\', f);
-		if (*s == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*s, f);
-	}
 }
 
 static void write_series(FILE *f, const struct series *s, size_t n)
@@ -82,14 +81,17 @@ static void write_series(FILE *f, const struct series *s, size_t n)
 		fprintf(f, "capaudit_checks_total{cap=\"%s\",verdict=\"%s\",call_site=\"",
 			capnames__name(s[i].cap, buf, sizeof(buf)),
 			s[i].granted ? "granted" : "denied");
-		label(f, s[i].call_site);
+		outfmt__prom_label(f, site_name(s[i].call_site));
 		fprintf(f, "\"} %llu\n", (unsigned long long)s[i].count);
 	}
+	/*
+	 * The roll-up has no call_site label (an empty value, which no site
+	 * has): a real call site named "other" is a series of its own.
+	 */
 	for (cap = 0; cap < 64; cap++)
 		for (g = 0; g < 2; g++)
 			if (other[cap][g])
-				fprintf(f, "capaudit_checks_total{cap=\"%s\",verdict=\"%s\","
-					   "call_site=\"other\"} %llu\n",
+				fprintf(f, "capaudit_checks_total{cap=\"%s\",verdict=\"%s\"} %llu\n",
 					capnames__name(cap, buf, sizeof(buf)), g ? "granted" : "denied",
 					(unsigned long long)other[cap][g]);
 }
@@ -112,17 +114,49 @@ static void write_losses(FILE *f, const __u64 *losses)
 		(unsigned long long)losses[CAPAUDIT_CNT_MISSED]);
 }
 
-static int write_file(const char *tmp, const struct series *s, size_t n, const __u64 *losses)
+/* ".capaudit.prom.0123456789abcdef": a name nobody can have planted */
+static void temp_name(char *buf, size_t size)
 {
-	FILE *f = fopen(tmp, "we");
+	unsigned long long r = 0;
+
+	if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+		r = (unsigned long long)getpid() << 32 ^ (unsigned long long)time(NULL);
+	snprintf(buf, size, ".capaudit.prom.%016llx", r);
+}
+
+/*
+ * A new file in the directory dfd: O_EXCL and O_NOFOLLOW, so that nothing
+ * planted in a directory other users may write (a symlink, a FIFO, a file)
+ * is followed or written to.
+ */
+static int create_temp(int dfd, char *name, size_t size)
+{
+	int fd, tries;
+
+	for (tries = 0; tries < 16; tries++) {
+		temp_name(name, size);
+		fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd >= 0 || errno != EEXIST)
+			return fd < 0 ? -errno : fd;
+	}
+	return -EEXIST;
+}
+
+static int write_file(int fd, const struct series *s, size_t n, const __u64 *losses)
+{
+	FILE *f = fdopen(fd, "w");
 	int err = 0;
 
-	if (!f)
-		return -errno;
+	if (!f) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
 	write_series(f, s, n);
 	write_losses(f, losses);
+	errno = 0;
 	if (ferror(f) || fflush(f) || fsync(fileno(f)))
-		err = -errno ? -errno : -EIO;
+		err = errno ? -errno : -EIO;
 	if (fclose(f) && !err)
 		err = -errno;
 	return err;
@@ -132,14 +166,15 @@ int promfile__write(const char *dir, struct store *store)
 {
 	struct store_filter all = { .cap = -1, .granted = -1 };
 	__u64 losses[CAPAUDIT_CNT_NR] = {};
-	char tmp[4096], path[4096];
 	struct series *s = NULL;
+	char tmp[64] = "";
 	struct rowset rs;
 	size_t n = 0;
-	int err;
+	int err, dfd, fd;
 
-	snprintf(tmp, sizeof(tmp), "%s/.capaudit.prom.tmp", dir);
-	snprintf(path, sizeof(path), "%s/capaudit.prom", dir);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
 	err = rowset__load(&rs, store, &all);
 	if (!err)
 		err = store__losses(store, losses);
@@ -151,12 +186,17 @@ int promfile__write(const char *dir, struct store *store)
 		n = fold(&rs, s);
 		qsort(s, n, sizeof(*s), series_cmp);
 	}
-	if (!err)
-		err = write_file(tmp, s, n, losses);
-	if (!err && rename(tmp, path))
+	if (!err) {
+		fd = create_temp(dfd, tmp, sizeof(tmp));
+		err = fd < 0 ? fd : write_file(fd, s, n, losses);
+		if (fd < 0)
+			tmp[0] = '\0';
+	}
+	if (!err && renameat(dfd, tmp, dfd, PROMFILE_NAME))
 		err = -errno;
-	if (err)
-		unlink(tmp);
+	if (err && tmp[0])
+		unlinkat(dfd, tmp, 0);
+	close(dfd);
 	free(s);
 	rowset__free(&rs);
 	return err;

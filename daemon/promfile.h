@@ -8,9 +8,14 @@
 
 #include "store.h"
 
-#define PROMFILE_MAX_SERIES 200	/* call-site series; the rest add up under call_site="other" */
+#define PROMFILE_MAX_SERIES 200	/* call-site series; the rest add up without a call_site label */
+#define PROMFILE_NAME "capaudit.prom"
 
-/* Writes DIR/capaudit.prom atomically (a temporary file, then rename). */
+/*
+ * Writes DIR/capaudit.prom atomically: a new temporary file created in DIR's
+ * fd (O_EXCL | O_NOFOLLOW: a symlink planted in DIR is never followed),
+ * then renamed.  DIR itself must not be a symlink.
+ */
 int promfile__write(const char *dir, struct store *store);
 
 #endif
