@@ -62,10 +62,12 @@ struct profile {
 
 static void add_site(struct evidence *e, const struct agg_row *r)
 {
+	/* NULL: a store made by hand, whose table allows it */
+	const char *name = r->call_site ? r->call_site : "[unknown]";
 	int i;
 
 	for (i = 0; i < e->nr_sites; i++) {
-		if (!strcmp(e->sites[i].name, r->call_site)) {
+		if (!strcmp(e->sites[i].name, name)) {
 			e->sites[i].count += r->count;
 			return;
 		}
@@ -74,7 +76,7 @@ static void add_site(struct evidence *e, const struct agg_row *r)
 		e->more_sites += r->count;
 		return;
 	}
-	e->sites[e->nr_sites++] = (struct site_count){ r->call_site, r->count };
+	e->sites[e->nr_sites++] = (struct site_count){ name, r->count };
 }
 
 static void add_syscall(struct evidence *e, const char *syscall)
