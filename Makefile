@@ -31,6 +31,8 @@ MANDIR    ?= $(PREFIX)/share/man
 UNITDIR   ?= $(PREFIX)/lib/systemd/system
 
 CFLAGS    ?= -O2 -g
+# capaudit --version: git describe of the checkout, else "unknown" (a tarball)
+VERSION   ?= $(or $(shell git describe --tags --always --dirty 2>/dev/null),unknown)
 ALL_CFLAGS = $(CFLAGS) -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
 	     -DCAPAUDIT_DATADIR='"$(DATADIR)"' -I$(BUILD) -Ibpf -Idaemon
 LDLIBS    := -Wl,-Bstatic -lbpf -lelf -lz -lzstd -lsqlite3 -Wl,-Bdynamic -ldw -ljson-c -lcap -lsystemd -lpthread -lm -ldl
@@ -187,6 +189,13 @@ $(BUILD)/install-paths: FORCE
 	@mkdir -p $(BUILD) && echo '$(INSTALL_PATHS)' | cmp -s - $@ || echo '$(INSTALL_PATHS)' >$@
 
 $(BUILD)/obj/reportopts.o: $(BUILD)/install-paths
+
+# The version is compiled into cli.o only, rebuilt when it changes
+$(BUILD)/version: FORCE
+	@mkdir -p $(BUILD) && echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' >$@
+
+$(BUILD)/obj/cli.o: $(BUILD)/version
+$(BUILD)/obj/cli.o: ALL_CFLAGS += -DCAPAUDIT_VERSION='"$(VERSION)"'
 
 FORCE:
 

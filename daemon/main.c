@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "array_size.h"
+#include "cli.h"
 #include "commands.h"
 
 struct command {
@@ -31,11 +32,13 @@ static void usage(FILE *out)
 	fprintf(out, "usage: capaudit COMMAND [OPTIONS...]\n\ncommands:\n");
 	for (i = 0; i < N_COMMANDS; i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].help);
-	fprintf(out, "\n'capaudit COMMAND --help' describes a command's options.\n");
+	fprintf(out, "\n'capaudit COMMAND --help' describes a command's options;\n"
+		     "'capaudit --version' prints capaudit's version.\n");
 }
 
 int main(int argc, char **argv)
 {
+	char name[64];
 	size_t i;
 
 	if (argc < 2) {
@@ -46,9 +49,18 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	for (i = 0; i < N_COMMANDS; i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "--version")) {
+		cli__print_version();
+		return 0;
+	}
+	for (i = 0; i < N_COMMANDS; i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		/* getopt's own messages begin with argv[0]: "capaudit report: ..." */
+		snprintf(name, sizeof(name), "capaudit %s", commands[i].name);
+		argv[1] = name;
+		return commands[i].run(argc - 1, argv + 1);
+	}
 	fprintf(stderr, "capaudit: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;
