@@ -12,9 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/capability.h>
 
 #include "capnames.h"
+#include "infile.h"
 #include "rules.h"
 
 #define RULE_FIELDS	4	/* pattern, capability, rationale, reference */
@@ -24,6 +26,8 @@
 struct rules {
 	struct rule *v;
 	int nr, alloc;
+	int *slots;		/* the patterns' hash table: rule index + 1, 0 free */
+	size_t nslots;		/* a power of two, more than twice nr */
 };
 
 /* Where the parser is, for its messages */
@@ -255,6 +259,61 @@ static int rules_append(struct rules *rules, const struct rule *r)
 	return 0;
 }
 
+/* FNV-1a */
+static size_t hash_pattern(const char *s)
+{
+	size_t h = 14695981039346656037ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+/* The index of the rule of this pattern, or -1: duplicates found in linear time */
+static int find_pattern(const struct rules *rules, const char *pat)
+{
+	size_t mask = rules->nslots - 1, i;
+
+	if (!rules->nslots)
+		return -1;
+	for (i = hash_pattern(pat) & mask; rules->slots[i]; i = (i + 1) & mask)
+		if (!strcmp(rules->v[rules->slots[i] - 1].pattern, pat))
+			return rules->slots[i] - 1;
+	return -1;
+}
+
+static void slot_add(int *slots, size_t nslots, const char *pat, int idx)
+{
+	size_t i;
+
+	for (i = hash_pattern(pat) & (nslots - 1); slots[i]; i = (i + 1) & (nslots - 1))
+		;
+	slots[i] = idx + 1;
+}
+
+/* Rule idx into the hash table, grown (and every rule put again) when half full */
+static int index_pattern(struct rules *rules, int idx)
+{
+	size_t nslots = rules->nslots ? rules->nslots : 64;
+	int *slots, i;
+
+	if ((size_t)rules->nr * 2 < rules->nslots) {
+		slot_add(rules->slots, rules->nslots, rules->v[idx].pattern, idx);
+		return 0;
+	}
+	while ((size_t)rules->nr * 2 >= nslots)
+		nslots *= 2;
+	slots = calloc(nslots, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < rules->nr; i++)
+		slot_add(slots, nslots, rules->v[i].pattern, i);
+	free(rules->slots);
+	rules->slots = slots;
+	rules->nslots = nslots;
+	return 0;
+}
+
 /* One line, without its newline: a rule appended to rules, or nothing */
 static int parse_line(const struct parse *p, char *line, struct rules *rules)
 {
@@ -267,28 +326,36 @@ static int parse_line(const struct parse *p, char *line, struct rules *rules)
 		return err;
 	if (nr < RULE_FIELDS)
 		return line_error(p, "missing %s (" RULE_SHAPE ")", field_names[nr]);
-	for (i = 0; i < rules->nr; i++)
-		if (!strcmp(rules->v[i].pattern, fields[0]))
-			return line_error(p, "duplicate pattern '%s' (first at line %d): it would never match",
-					  fields[0], rules->v[i].line);
+	i = find_pattern(rules, fields[0]);
+	if (i >= 0)
+		return line_error(p, "duplicate pattern '%s' (first at line %d): it would never match",
+				  fields[0], rules->v[i].line);
 	err = fill_rule(p, fields, &r);
 	if (!err)
 		err = rules_append(rules, &r);
-	if (err)
+	if (err) {
 		rule_free(&r);
-	return err;
+		return err;
+	}
+	return index_pattern(rules, rules->nr - 1);
 }
 
 static int parse_stream(const struct parse *p0, FILE *f, struct rules *rules)
 {
 	struct parse p = *p0;
+	size_t size = 0, total = 0;
 	char *line = NULL;
-	size_t size = 0;
 	ssize_t len;
 	int err = 0;
 
 	while ((len = getline(&line, &size, f)) >= 0) {
 		p.line++;
+		total += (size_t)len;
+		if (total > RULES_MAX_SIZE) {
+			err = line_error(&p, "the file passes %d bytes, the limit of a rules file",
+					 RULES_MAX_SIZE);
+			break;
+		}
 		if (len && line[len - 1] == '\n')
 			line[--len] = '\0';
 		if (len && line[len - 1] == '\r')
@@ -313,8 +380,8 @@ int rules__load(const char *path, struct rules **ret_rules, char *errbuf, size_t
 {
 	struct parse p = { .path = path, .errbuf = errbuf, .errlen = errlen };
 	struct rules *rules;
+	int fd, err;
 	FILE *f;
-	int err;
 
 	if (errbuf && errlen) {
 		errbuf[0] = '\0';
@@ -322,12 +389,19 @@ int rules__load(const char *path, struct rules **ret_rules, char *errbuf, size_t
 		p.errbuf = NULL;
 		p.errlen = 0;
 	}
-	f = fopen(path, "re");
+	err = infile__open(path, RULES_MAX_SIZE, &fd);
+	f = err ? NULL : fdopen(fd, "r");
 	if (!f) {
-		err = -errno;
-		if (p.errbuf)
+		if (!err) {
+			err = -errno;
+			close(fd);
+		}
+		if (p.errbuf && err == -EFBIG)
+			snprintf(errbuf, errlen, "capaudit: rules %s: larger than %d bytes, the limit of a rules file",
+				 path, RULES_MAX_SIZE);
+		else if (p.errbuf)
 			snprintf(errbuf, errlen, "capaudit: rules %s: %s (give the rules file with --rules)",
-				 path, strerror(-err));
+				 path, infile__strerror(err));
 		return err;
 	}
 	rules = calloc(1, sizeof(*rules));
@@ -357,6 +431,7 @@ void rules__free(struct rules *rules)
 	for (i = 0; i < rules->nr; i++)
 		rule_free(&rules->v[i]);
 	free(rules->v);
+	free(rules->slots);
 	free(rules);
 }
 

@@ -11,6 +11,8 @@
 
 /* The rules file shipped in the repo, relative to its root */
 #define RULES_DEFAULT_PATH	"rules/capaudit.rules"
+/* A rules file is a regular file of at most this many bytes */
+#define RULES_MAX_SIZE		(64 << 20)
 
 struct rule {
 	const char *pattern;		/* fnmatch(3) glob on a function name */
@@ -27,6 +29,8 @@ struct rules;
  * Reads a rules file, all or nothing.  0 and the table in *ret_rules, or a
  * negative errno with a message in errbuf (when errlen > 0):
  *   -EINVAL  a malformed line: "capaudit: rules FILE:LINE: what is wrong"
+ *   -EISDIR, -ESPIPE, -EFBIG  a directory, not a regular file (a FIFO or a
+ *            device: refused before reading), larger than RULES_MAX_SIZE
  *   -ENOENT, -EACCES, ...  the file cannot be read
  *   -ENOMEM
  */

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 #include <linux/capability.h>
 
@@ -203,8 +205,12 @@ static void test_unreadable(void **state)
 			 -ENOENT);
 	assert_ptr_equal(rules, SENTINEL);
 	assert_non_null(strstr(err, "/nonexistent/capaudit.rules"));
-	/* a directory: fopen() succeeds, reading fails */
-	assert_true(rules__load("/", &rules, err, sizeof(err)) < 0);
+	/* a directory, a device, a FIFO: refused at once, before a byte is read */
+	assert_int_equal(rules__load("/", &rules, err, sizeof(err)), -EISDIR);
+	assert_ptr_equal(rules, SENTINEL);
+	assert_non_null(strstr(err, "is a directory"));
+	assert_int_equal(rules__load("/dev/zero", &rules, err, sizeof(err)), -ESPIPE);
+	assert_non_null(strstr(err, "/dev/zero: not a regular file"));
 	assert_ptr_equal(rules, SENTINEL);
 	/* no room for a message is fine */
 	assert_int_equal(rules__load("/nonexistent/x", &rules, NULL, 0), -ENOENT);
@@ -327,6 +333,74 @@ static void test_shipped_rules(void **state)
 }
 
 /* One test per bad case, named after it */
+/* A FIFO without a writer would block open() and read() forever */
+static void test_fifo(void **state)
+{
+	char path[64] = "/tmp/test_rules.XXXXXX", err[256];
+	struct rules *rules = SENTINEL;
+
+	(void)state;
+	assert_non_null(mkdtemp(path));
+	strcat(path, "/fifo");
+	assert_int_equal(mkfifo(path, 0600), 0);
+	alarm(10);
+	assert_int_equal(rules__load(path, &rules, err, sizeof(err)), -ESPIPE);
+	alarm(0);
+	assert_ptr_equal(rules, SENTINEL);
+	assert_non_null(strstr(err, "not a regular file"));
+	unlink(path);
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
+}
+
+/* 100k rules in linear time (the duplicate check was quadratic: 15 s), and a duplicate found */
+static void test_many_rules(void **state)
+{
+	const int n = 100000;
+	char path[64], err[256], *text, *p;
+	struct timespec a, b;
+	struct rules *rules;
+	int i;
+
+	(void)state;
+	text = malloc((size_t)n * 64 + 64);
+	assert_non_null(text);
+	for (p = text, i = 0; i < n; i++)
+		p += sprintf(p, "fn_%d CAP_SYSLOG \"reads the log\" man:capabilities(7)\n", i);
+	write_file(path, text, (size_t)(p - text));
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	assert_int_equal(rules__load(path, &rules, err, sizeof(err)), 0);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	unlink(path);
+	assert_int_equal(rules__count(rules), n);
+	assert_string_equal(rules__get(rules, n - 1)->pattern, "fn_99999");
+	rules__free(rules);
+	/* under ASan too: linear is well under a second, quadratic was 15 s */
+	assert_true((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < 3000);
+	p += sprintf(p, "fn_77 CAP_SYSLOG \"again\" x\n");
+	assert_int_equal(load_text(text, &rules, err, sizeof(err), path), -EINVAL);
+	assert_non_null(strstr(err, ":100001: duplicate pattern 'fn_77' (first at line 78)"));
+	free(text);
+}
+
+/* More than RULES_MAX_SIZE bytes is refused (a regular file, checked before reading) */
+static void test_too_large(void **state)
+{
+	char path[64] = "/tmp/test_rules.XXXXXX", err[256];
+	struct rules *rules = SENTINEL;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (off_t)RULES_MAX_SIZE + 1), 0);
+	close(fd);
+	assert_int_equal(rules__load(path, &rules, err, sizeof(err)), -EFBIG);
+	assert_non_null(strstr(err, "the limit of a rules file"));
+	assert_ptr_equal(rules, SENTINEL);
+	unlink(path);
+}
+
 #define BAD(c) { .name = #c, .test_func = test_bad_line, .initial_state = (void *)&(c) }
 
 int main(void)
@@ -359,6 +433,9 @@ int main(void)
 		BAD(bad_error_after_good),
 		cmocka_unit_test(test_nul_byte),
 		cmocka_unit_test(test_unreadable),
+		cmocka_unit_test(test_fifo),
+		cmocka_unit_test(test_many_rules),
+		cmocka_unit_test(test_too_large),
 		cmocka_unit_test(test_small_errbuf),
 		cmocka_unit_test(test_match),
 		cmocka_unit_test(test_shipped_rules),
