@@ -236,7 +236,7 @@ int cmd_advise(int argc, char **argv)
 		return 2;
 	err = report_opts__parse(&o, "advise", 1u << FORMAT_TEXT | 1u << FORMAT_JSON, NULL, argc,
 				 argv);
-	if (err > 0)
+	if (err == 1)
 		advise_source__usage();
 	if (err)
 		return err > 0 ? 0 : 2;

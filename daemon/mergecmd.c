@@ -56,8 +56,8 @@ static int parse_args(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
+	/* getopt's messages: argv[0] is "capaudit merge" */
+	while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
 		if (c == 'h' || c == 'V') {
 			if (c == 'h')
 				usage(stdout);
@@ -65,7 +65,6 @@ static int parse_args(int argc, char **argv)
 				cli__print_version();
 			return 1;
 		}
-		cli__option_error("merge", c, argv);
 		usage(stderr);
 		return 2;
 	}

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "agg.h"
+#include "cli.h"
 #include "recordopts.h"
 
 enum {
@@ -48,6 +49,7 @@ static const struct option long_opts[] = {
 	{ "sample-every", required_argument, NULL, OPT_SAMPLE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
 	{},
 };
 
@@ -76,7 +78,8 @@ static void usage(FILE *out)
 		"      --sample-every N      unwind every Nth check of a key to check its call\n"
 		"                            site (power of two, default %u)\n"
 		"  -v, --verbose             libbpf debug output\n"
-		"  -h, --help                this text\n",
+		"  -h, --help                this text\n"
+		"      --version             capaudit's version\n",
 		AGG_DEFAULT_MAX_KEYS, AGG_DEFAULT_MAX_STACKS, CAPAUDIT_SAMPLE_EVERY);
 }
 
@@ -185,7 +188,8 @@ static int opt_by_name(const char *name)
 	const struct option *lo;
 
 	for (lo = long_opts; lo->name; lo++)
-		if (!strcmp(lo->name, name) && strcmp(name, "config") && strcmp(name, "help"))
+		if (!strcmp(lo->name, name) && strcmp(name, "config") && strcmp(name, "help") &&
+		    strcmp(name, "version"))
 			return lo->val;
 	return 0;
 }
@@ -266,8 +270,11 @@ int record_opts__parse(struct record_opts *o, int argc, char **argv)
 		return -EINVAL;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:vh", long_opts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
+		if (c == 'h' || c == 'V') {
+			if (c == 'h')
+				usage(stdout);
+			else
+				cli__print_version();
 			return 1;
 		}
 		if (c == '?' || set_opt(o, c, optarg)) {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "capdefs.h"
 #include "chart.h"
@@ -60,6 +61,7 @@ static void usage(FILE *out)
 		"                     (read small files, map large ones), mmap or mmap-populate\n"
 		"  --progress, --no-progress   a progress line on stderr (default: on a TTY)\n"
 		"  -h, --help         this help\n"
+		"      --version      capaudit's version\n"
 		"\n"
 		"Exit status: 0 done, 1 error, 2 bad usage.\n");
 }
@@ -83,6 +85,7 @@ static int parse_args(int argc, char **argv, struct scan_args *a)
 		{ "html", required_argument, NULL, 'W' },
 		{ "patch", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
 	};
 	char *end;
@@ -164,6 +167,9 @@ static int parse_args(int argc, char **argv, struct scan_args *a)
 			break;
 		case 'h':
 			usage(stdout);
+			return -1;
+		case 'V':
+			cli__print_version();
 			return -1;
 		default:
 			usage(stderr);

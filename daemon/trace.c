@@ -21,6 +21,7 @@
 #include <json-c/json.h>
 
 #include "capnames.h"
+#include "cli.h"
 #include "commands.h"
 #include "events.h"
 #include "evloop.h"
@@ -66,7 +67,8 @@ static void usage(FILE *out)
 		"      --kallsyms FILE    kernel symbols (default /proc/kallsyms)\n"
 		"                         (a kernel without BTF; implies --kprobe)\n"
 		"  -v, --verbose          libbpf debug output\n"
-		"  -h, --help             this text\n");
+		"  -h, --help             this text\n"
+		"      --version          capaudit's version\n");
 }
 
 static int parse_uint(const char *arg, const char *what, unsigned long max, unsigned long *ret)
@@ -105,6 +107,7 @@ static const struct option long_opts[] = {
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
 	{},
 };
 
@@ -198,8 +201,11 @@ static int parse_args(struct trace *t, int argc, char **argv)
 	t->kallsyms_path = "/proc/kallsyms";
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "p:c:KUd:jvh", long_opts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
+		if (c == 'h' || c == 'V') {
+			if (c == 'h')
+				usage(stdout);
+			else
+				cli__print_version();
 			return 1;
 		}
 		if (c == '?' || parse_opt(t, c, optarg)) {

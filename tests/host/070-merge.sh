@@ -193,10 +193,10 @@ refused "merge refuses a FIFO at once" fifo.json 'fifo.json: not a regular file'
 refused "merge refuses a device at once" /dev/zero '/dev/zero: not a regular file'
 
 "$capaudit" merge --nope a.json >out 2>err
-if [ $? = 2 ] && grep -q "^capaudit merge: unknown option '--nope'" err && [ ! -s out ]; then
-	pass "merge: --nope is an unknown option"
+if [ $? = 2 ] && grep -q "^capaudit merge: unrecognized option '--nope'" err && [ ! -s out ]; then
+	pass "merge: --nope is an unrecognized option"
 else
-	fail "merge: --nope is an unknown option"
+	fail "merge: --nope is an unrecognized option"
 fi
 cp a.json ./--a.json
 if "$capaudit" merge -- --a.json b.json >dd.json && "$capaudit" merge a.json b.json >ab2.json &&

@@ -59,3 +59,30 @@ bad "unrecognized option '--nope'" profile --nope
 bad "unrecognized option '--nope'" advise --nope
 bad "unrecognized option '--nope'" scan --nope
 bad "" merge
+
+# every message of a command begins "capaudit COMMAND:" (getopt's own too),
+# and names the option and the value
+for cmd in trace record report profile advise scan merge; do
+	bad "^capaudit $cmd: unrecognized option '--nope'" $cmd --nope
+done
+bad "^capaudit report: option '--store' requires an argument" report --store
+bad "^capaudit report: invalid value 'maybe' for --verdict" report --verdict maybe
+bad "^capaudit report: out of range value '18446744073709552' for --since" report --since 18446744073709552
+bad "^capaudit report: out of range value '-99999999999d' for --since" report --since -99999999999d
+bad "^capaudit profile: invalid value 'CAP_NOPE' for --cap" profile --cap CAP_NOPE w
+
+# capaudit --version and capaudit COMMAND --version: "capaudit VERSION"
+version=$("$capaudit" --version)
+if [[ $version =~ ^capaudit\ [^\ ]+$ ]]; then
+	printf 'PASS cli: capaudit --version\n'
+else
+	printf 'FAIL cli: capaudit --version said "%s"\n' "$version"
+fi
+for cmd in trace record report profile advise scan merge; do
+	out=$(unpriv "$capaudit" $cmd --version 2>&1)
+	if [ "$out" = "$version" ]; then
+		printf 'PASS cli: capaudit %s --version\n' $cmd
+	else
+		printf 'FAIL cli: capaudit %s --version said "%s"\n' $cmd "$out"
+	fi
+done
