@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* reportopts.c: command line of the subcommands that read the store. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,10 +11,10 @@
 
 #include "array_size.h"
 #include "capnames.h"
+#include "cli.h"
 #include "reportopts.h"
 #include "fallback.h"
 #include "rules.h"
-#include <unistd.h>
 
 #ifndef CAPAUDIT_DATADIR
 #define CAPAUDIT_DATADIR "/usr/local/share/capaudit"
@@ -20,6 +22,7 @@
 
 enum {
 	OPT_STORE = 256, OPT_CAP, OPT_VERDICT, OPT_SINCE, OPT_UNTIL, OPT_CSV, OPT_FOLDED, OPT_RULES,
+	OPT_VERSION,
 };
 
 static const struct option long_opts[] = {
@@ -34,6 +37,7 @@ static const struct option long_opts[] = {
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
 	{},
 };
 
@@ -46,15 +50,16 @@ static void usage(FILE *out, const char *cmd, unsigned int formats, const char *
 		     "      --cap CAP           only this capability\n"
 		     "      --verdict V         granted or denied\n"
 		     "      --since T, --until T  time window: unix seconds, or -Ns/-Nm/-Nh/-Nd ago\n"
-		     "      --rules FILE        split-candidate rules (default " RULES_DEFAULT_PATH
-		     " or " CAPAUDIT_DATADIR "/capaudit.rules)\n");
+		     "      --rules FILE        split-candidate rules (default $CAPAUDIT_RULES, else "
+		     CAPAUDIT_DATADIR "/capaudit.rules)\n");
 	if (formats & (1u << FORMAT_JSON))
 		fprintf(out, "  -j, --json              JSON (versioned schema, docs/schema.md)\n");
 	if (formats & (1u << FORMAT_CSV))
 		fprintf(out, "      --csv               CSV with a header line\n");
 	if (formats & (1u << FORMAT_FOLDED))
 		fprintf(out, "      --folded            folded stacks (flamegraph.pl, speedscope)\n");
-	fprintf(out, "  -h, --help              this text\n");
+	fprintf(out, "  -h, --help              this text\n"
+		     "      --version           capaudit's version\n");
 }
 
 /* "1700000000" (unix seconds) or "-2h" (relative to now) → CLOCK_REALTIME ns */
@@ -67,19 +72,31 @@ static int parse_time(const char *arg, __u64 *ret)
 	unsigned long long v;
 	size_t i;
 
+	__u64 now = (__u64)time(NULL);
+
+	if (!isdigit((unsigned char)arg[arg[0] == '-']))
+		return -EINVAL;
 	errno = 0;
 	v = strtoull(arg[0] == '-' ? arg + 1 : arg, &end, 10);
-	if (errno || end == arg || end == arg + 1)
+	if (errno == ERANGE)
+		return -ERANGE;
+	if (errno)
 		return -EINVAL;
 	if (arg[0] != '-') {
 		if (*end)
 			return -EINVAL;
+		/* a time in nanoseconds must fit in 64 bits (the year 2554) */
+		if (v > UINT64_MAX / 1000000000ull)
+			return -ERANGE;
 		*ret = v * 1000000000ull;
 		return 0;
 	}
 	for (i = 0; i < ARRAY_SIZE(units); i++) {
 		if (end[0] == units[i].unit && !end[1]) {
-			*ret = ((__u64)time(NULL) - v * units[i].secs) * 1000000000ull;
+			/* before the epoch is out of range, not a wrap to the future */
+			if (v > now / units[i].secs)
+				return -ERANGE;
+			*ret = (now - v * units[i].secs) * 1000000000ull;
 			return 0;
 		}
 	}
@@ -132,10 +149,21 @@ static int parse_one(struct report_opts *o, int c, const char *arg, unsigned int
 	return -EINVAL;
 }
 
+/* The long name of the option c */
+static const char *option_name(int c)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(long_opts) - 1; i++)
+		if (long_opts[i].val == c)
+			return long_opts[i].name;
+	return "?";
+}
+
 int report_opts__parse(struct report_opts *o, const char *cmd, unsigned int formats,
 		       const char *positional, int argc, char **argv)
 {
-	int c;
+	int c, err;
 
 	memset(o, 0, sizeof(*o));
 	o->store_path = STORE_DEFAULT_PATH;
@@ -143,18 +171,23 @@ int report_opts__parse(struct report_opts *o, const char *cmd, unsigned int form
 	o->filter.granted = -1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "w:jh", long_opts, NULL)) != -1) {
-		if (c == 'h') {
+		if (c == 'h' || c == OPT_VERSION) {
+			if (c == OPT_VERSION) {
+				cli__print_version();
+				return 2;
+			}
 			usage(stdout, cmd, formats, positional);
 			return 1;
 		}
-		if (c != '?' && !parse_one(o, c, optarg, formats))
+		err = c == '?' ? -EINVAL : parse_one(o, c, optarg, formats);
+		if (!err)
 			continue;
 		if (c != '?' && optarg)
-			fprintf(stderr, "capaudit %s: invalid value '%s' for %s\n", cmd, optarg,
-				argv[optind - 1]);
+			fprintf(stderr, "capaudit %s: %s value '%s' for --%s\n", cmd,
+				err == -ERANGE ? "out of range" : "invalid", optarg, option_name(c));
 		else if (c != '?')
-			fprintf(stderr, "capaudit %s: %s is not available here\n", cmd,
-				argv[optind - 1]);
+			fprintf(stderr, "capaudit %s: --%s is not available here\n", cmd,
+				option_name(c));
 		usage(stderr, cmd, formats, positional);
 		return -EINVAL;
 	}
@@ -180,10 +213,13 @@ int report_opts__open_store(const struct report_opts *o, struct store **ret_stor
 
 static const char *rules_path(const struct report_opts *o)
 {
+	const char *env = getenv("CAPAUDIT_RULES");
+
+	/* never a file that merely sits in the current directory */
 	if (o->rules_path)
 		return o->rules_path;
-	if (!access(RULES_DEFAULT_PATH, R_OK))
-		return RULES_DEFAULT_PATH;
+	if (env && *env)
+		return env;
 	return CAPAUDIT_DATADIR "/capaudit.rules";
 }
 

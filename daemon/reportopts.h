@@ -21,7 +21,8 @@ struct report_opts {
 /*
  * cmd: "report", "profile" or "advise"; formats: the ones it accepts (bit
  * 1 << FORMAT_*); positional: a name for the one positional argument, or
- * NULL.  Returns 0 to run, 1 after --help, -EINVAL after a message.
+ * NULL.  Returns 0 to run, 1 after --help, 2 after --version, -EINVAL after
+ * a message.
  */
 int report_opts__parse(struct report_opts *o, const char *cmd, unsigned int formats,
 		       const char *positional, int argc, char **argv);
@@ -33,9 +34,9 @@ struct rules;
 
 /*
  * What the advisor needs besides the rows: the fallback pairs learned by the
- * recorder (from the store) and the rules (--rules, else the repo's
- * rules/capaudit.rules, else the installed copy; not read when ret_rules is NULL).  Prints what
- * is wrong.
+ * recorder (from the store) and the rules (--rules, else $CAPAUDIT_RULES,
+ * else the installed copy, never a file of the current directory; not read
+ * when ret_rules is NULL).  Prints what is wrong.
  */
 int report_opts__load_advice(const struct report_opts *o, struct store *store,
 			     struct fallback **ret_fb, struct rules **ret_rules);

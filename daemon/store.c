@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,7 +214,8 @@ static int check_file(const char *path, bool *ret_empty)
 	ssize_t n;
 	int fd, err = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO is refused at once, not waited on */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st)) {
@@ -221,7 +223,7 @@ static int check_file(const char *path, bool *ret_empty)
 		goto out_close_fd;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		err = S_ISDIR(st.st_mode) ? -EISDIR : -EBADMSG;
+		err = S_ISDIR(st.st_mode) ? -EISDIR : -ESPIPE;
 		goto out_close_fd;
 	}
 	*ret_empty = st.st_size == 0;
@@ -515,6 +517,8 @@ const char *store__strerror(int err)
 		return "an SQLite database of another program";
 	case -EPROTONOSUPPORT:
 		return "a capaudit database of a newer schema version";
+	case -ESPIPE:
+		return "not a regular file (a FIFO, a device or a socket)";
 	case -ENODATA:
 		return "an empty file";
 	default:
@@ -524,10 +528,26 @@ const char *store__strerror(int err)
 
 void store__explain_error(const char *path, int err)
 {
+	__s64 version = 0;
+	sqlite3 *db;
+
 	switch (err) {
+	case -EPROTONOSUPPORT:
+		/* the version again, for the message; the file is left as it is */
+		if (!open_readonly(path, &db))
+			query_int(db, "PRAGMA user_version", &version);
+		sqlite3_close_v2(db);
+		fprintf(stderr, "capaudit: the store %s was written by a newer capaudit (schema %lld; "
+				"this one reads schema %d): upgrade capaudit, or pass --store\n",
+			path, (long long)version, STORE_SCHEMA_VERSION);
+		break;
+	case -ESPIPE:
+	case -EISDIR:
+		fprintf(stderr, "capaudit: the store %s is %s: pass --store with the database file\n",
+			path, err == -EISDIR ? "a directory" : store__strerror(err));
+		break;
 	case -EBADMSG:
 	case -EMEDIUMTYPE:
-	case -EPROTONOSUPPORT:
 	case -ENODATA:
 		fprintf(stderr, "capaudit: the store %s is not a capaudit database (%s): "
 				"move it away or pass --store\n", path, store__strerror(err));
@@ -683,6 +703,14 @@ int store__flush(struct store *s, const struct agg *agg, const __u64 *loss_count
 	return 0;
 }
 
+/* Unix seconds of the store as ns: a negative or too large one (a hand-made store) is 0, unknown */
+static __u64 time_ns(__s64 secs)
+{
+	if (secs < 0 || (__u64)secs > UINT64_MAX / NS_PER_SEC)
+		return 0;
+	return (__u64)secs * NS_PER_SEC;
+}
+
 static void row_of_stmt(sqlite3_stmt *st, struct agg_row *row)
 {
 	row->cap = (__u32)sqlite3_column_int64(st, 0);
@@ -696,8 +724,8 @@ static void row_of_stmt(sqlite3_stmt *st, struct agg_row *row)
 	row->comm = (const char *)sqlite3_column_text(st, 6);
 	row->stack_hash = (__u64)sqlite3_column_int64(st, 7);
 	row->count = (__u64)sqlite3_column_int64(st, 8);
-	row->first_ns = (__u64)sqlite3_column_int64(st, 9) * NS_PER_SEC;
-	row->last_ns = (__u64)sqlite3_column_int64(st, 10) * NS_PER_SEC;
+	row->first_ns = time_ns(sqlite3_column_int64(st, 9));
+	row->last_ns = time_ns(sqlite3_column_int64(st, 10));
 }
 
 static void bind_filter(sqlite3_stmt *st, const struct store_filter *f)

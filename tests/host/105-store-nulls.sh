@@ -10,28 +10,15 @@ capaudit=${CAPAUDIT:-$repo/build/capaudit}
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 failed=0
+# advise reads the repository's rules (never a file of the current directory)
+export CAPAUDIT_RULES=$repo/rules/capaudit.rules
 
 db=$t/nulls.db
-python3 - "$repo/daemon/store.h" "$db" <<'PY' || { echo "FAIL store with NULLs: cannot make it"; exit 1; }
-import re, sqlite3, sys
-h = open(sys.argv[1]).read()
-app = int(re.search(r'STORE_APPLICATION_ID\s+(0x[0-9a-fA-F]+)', h).group(1), 16)
-ver = int(re.search(r'STORE_SCHEMA_VERSION\s+(\d+)', h).group(1))
-db = sqlite3.connect(sys.argv[2])
-db.executescript(
-    "CREATE TABLE checks (cap INTEGER, granted INTEGER, audit INTEGER, call_site TEXT,"
-    " syscall TEXT, workload TEXT, comm TEXT, stack_hash INTEGER, count INTEGER,"
-    " first_seen INTEGER, last_seen INTEGER);"
-    "CREATE TABLE stacks (stack_hash INTEGER PRIMARY KEY, nr_frames INTEGER, frames TEXT,"
-    " first_seen INTEGER);"
-    "CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER);"
-    "CREATE TABLE fallbacks (call_site TEXT, narrow_cap INTEGER, times INTEGER);"
-    "PRAGMA application_id = %d; PRAGMA user_version = %d;" % (app, ver))
-db.execute("INSERT INTO checks VALUES (21, 1, 0, NULL, NULL, 'w.service', NULL, 0, 5, 1, 2)")
-db.execute("INSERT INTO checks VALUES (21, 1, 0, NULL, NULL, 'w.service', 'x', 1, 3, 1, 2)")
-db.execute("INSERT INTO checks VALUES (21, 1, 0, NULL, NULL, NULL, NULL, 0, 3, 1, 2)")
-db.commit()
-PY
+"$repo/tests/host/lib/mkstore.py" "$db" current \
+	"INSERT INTO checks VALUES (21, 1, 0, NULL, NULL, 'w.service', NULL, 0, 5, 1, 2)" \
+	"INSERT INTO checks VALUES (21, 1, 0, NULL, NULL, 'w.service', 'x', 1, 3, 1, 2)" \
+	"INSERT INTO checks VALUES (21, 1, 0, NULL, NULL, NULL, NULL, 0, 3, 1, 2)" ||
+	{ echo "FAIL store with NULLs: cannot make it"; exit 1; }
 
 for cmd in "report" "report --json" "report --csv" "report --folded" "profile w.service" \
 	"profile --json w.service" "advise" "advise --json"; do
