@@ -68,7 +68,7 @@ fi
 # etc/capaudit.conf: every record option, and each of its lines parses
 conf=$repo/etc/capaudit.conf
 "$capaudit" record --help | sed -n 's/^ *\(-., \)\?--\([a-z-]*\).*/\2/p' |
-	grep -vx -e config -e help | sort >"$t/opts"
+	grep -vx -e config -e help -e version | sort >"$t/opts"
 sed -n 's/^#\([a-z][a-z-]*\)\( .*\)\?$/\1/p' "$conf" | sort >"$t/conf-opts"
 if [ -s "$t/opts" ] && diff "$t/opts" "$t/conf-opts" >"$t/diff"; then
 	pass "capaudit.conf shows every record option"
