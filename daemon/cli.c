@@ -17,3 +17,12 @@ void cli__print_version(void)
 {
 	printf("capaudit %s\n", cli__version());
 }
+
+bool cli__help_or_version(int c, void (*usage)(FILE *out))
+{
+	if (c == 'h')
+		usage(stdout);
+	else if (c == 'V')
+		cli__print_version();
+	return c == 'h' || c == 'V';
+}

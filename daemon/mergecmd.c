@@ -58,13 +58,8 @@ static int parse_args(int argc, char **argv)
 	optind = 1;
 	/* getopt's messages: argv[0] is "capaudit merge" */
 	while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
-		if (c == 'h' || c == 'V') {
-			if (c == 'h')
-				usage(stdout);
-			else
-				cli__print_version();
+		if (cli__help_or_version(c, usage))
 			return 1;
-		}
 		usage(stderr);
 		return 2;
 	}

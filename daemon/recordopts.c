@@ -270,13 +270,8 @@ int record_opts__parse(struct record_opts *o, int argc, char **argv)
 		return -EINVAL;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:vh", long_opts, NULL)) != -1) {
-		if (c == 'h' || c == 'V') {
-			if (c == 'h')
-				usage(stdout);
-			else
-				cli__print_version();
+		if (cli__help_or_version(c, usage))
 			return 1;
-		}
 		if (c == '?' || set_opt(o, c, optarg)) {
 			usage(stderr);
 			return -EINVAL;

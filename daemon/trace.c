@@ -201,13 +201,8 @@ static int parse_args(struct trace *t, int argc, char **argv)
 	t->kallsyms_path = "/proc/kallsyms";
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "p:c:KUd:jvh", long_opts, NULL)) != -1) {
-		if (c == 'h' || c == 'V') {
-			if (c == 'h')
-				usage(stdout);
-			else
-				cli__print_version();
+		if (cli__help_or_version(c, usage))
 			return 1;
-		}
 		if (c == '?' || parse_opt(t, c, optarg)) {
 			usage(stderr);
 			return -EINVAL;
