@@ -61,6 +61,8 @@ const volatile __u32 targ_user_stack = 0;
 const volatile __u32 targ_mode = CAPAUDIT_MODE_EACH;
 const volatile __u32 targ_sample_every = CAPAUDIT_SAMPLE_EVERY;	/* power of two */
 const volatile __u64 targ_thread_size = 16384;	/* THREAD_SIZE, set by the loader */
+const volatile struct capaudit_setup_exe targ_setup[CAPAUDIT_SETUP_EXES] = {};
+const volatile __u32 targ_nr_setup = 0;
 
 /*
  * kprobe fallback: the loader sets this (CLOCK_MONOTONIC ns) once both the
@@ -372,6 +374,32 @@ static __always_inline void comm_of(struct task_struct *task, char *comm)
 
 	dst[0] = src[0];
 	dst[1] = src[1];
+}
+
+/*
+ * CAPAUDIT_F_SETUP_* when the task runs a service manager's or a container
+ * runtime's executable (capaudit.h), else 0: four loads and a short loop.
+ */
+static __always_inline __u32 setup_of(struct task_struct *task)
+{
+	struct mm_struct *mm = task->mm;
+	struct inode *inode;
+	struct file *exe;
+	__u64 ino, size;
+	__u32 i;
+
+	if (!targ_nr_setup || !mm)
+		return 0;
+	exe = mm->exe_file;
+	if (!exe)
+		return 0;
+	inode = exe->f_inode;
+	ino = inode->i_ino;
+	size = inode->i_size;
+	for (i = 0; i < CAPAUDIT_SETUP_EXES && i < targ_nr_setup; i++)
+		if (targ_setup[i].ino == ino && targ_setup[i].size == size)
+			return targ_setup[i].flag;
+	return 0;
 }
 
 /* The record's fields that do not depend on the mode */
@@ -703,6 +731,7 @@ static __always_inline int emit(void *ctx, const struct cred *cred, struct user_
 	k.flags = flags;
 	if (cred != task->real_cred)
 		k.flags |= CAPAUDIT_F_CRED_OTHER;
+	k.flags |= setup_of(task);
 	comm_of(task, k.comm);
 	if (targ_mode == CAPAUDIT_MODE_COUNT && !targ_user_stack)
 		count_by_site(&c, task, &k);

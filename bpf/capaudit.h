@@ -23,6 +23,27 @@
 #define CAPAUDIT_F_CRED_OTHER	(1u << 0)	/* cred is not the task's real_cred */
 #define CAPAUDIT_F_USERNS_INIT	(1u << 1)	/* target user namespace is init_user_ns */
 #define CAPAUDIT_F_KPROBE	(1u << 2)	/* came from the kprobe fallback */
+#define CAPAUDIT_F_SETUP_MANAGER (1u << 3)	/* the task runs a service manager's
+						 * executable (systemd's child before it
+						 * execs the unit's program)
+						 */
+#define CAPAUDIT_F_SETUP_RUNTIME (1u << 4)	/* the task runs a container runtime's
+						 * executable (runc, crun, conmon, a shim)
+						 */
+
+/*
+ * targ_setup[]: the executables that set a workload up, by the inode the
+ * task's mm->exe_file has (its number and size: an overlay's inode has the
+ * real file's number, not its device).  A check made while the task runs one
+ * of them is the set-up's, not the workload's: its key carries the flag.
+ */
+#define CAPAUDIT_SETUP_EXES	16
+struct capaudit_setup_exe {
+	__u64 ino;
+	__u64 size;
+	__u32 flag;		/* CAPAUDIT_F_SETUP_* */
+	__u32 pad;
+};
 
 /* Mode of the program (targ_mode), chosen by the loader */
 #define CAPAUDIT_MODE_EACH	0	/* one ring record per check (trace, kprobe) */

@@ -39,7 +39,7 @@ struct agg_str {
 
 struct agg_key {
 	__u64 hash;
-	__u32 cap, granted, audit;
+	__u32 cap, granted, audit, uid;
 	__u32 strs[NR_KEY_STRS];	/* indexes in agg->strs, NONE for NULL */
 	__u64 stack_hash;
 	__u64 count;		/* since the last reset; 0: times unset */
@@ -346,7 +346,7 @@ static __u64 key_hash(const struct check *c, const char *const strs[NR_KEY_STRS]
 	__u64 h = mix(FNV_OFFSET, (__u64)c->cap << 32 | c->granted);
 	int i;
 
-	h = mix(h, (__u64)c->audit);
+	h = mix(h, (__u64)c->uid << 32 | c->audit);
 	h = mix(h, c->stack_hash);
 	for (i = 0; i < NR_KEY_STRS; i++)
 		h = hash_str(h, strs[i]);
@@ -359,7 +359,7 @@ static bool key_equal(const struct agg *agg, const struct agg_key *k, __u64 h,
 	int i;
 
 	if (k->hash != h || k->cap != c->cap || k->granted != c->granted ||
-	    k->audit != c->audit || k->stack_hash != c->stack_hash)
+	    k->audit != c->audit || k->uid != c->uid || k->stack_hash != c->stack_hash)
 		return false;
 	for (i = 0; i < NR_KEY_STRS; i++)
 		if (!str_equal(agg, k->strs[i], strs[i]))
@@ -393,6 +393,7 @@ static int key_insert(struct agg *agg, const struct check *c, const char *const 
 	k->cap = c->cap;
 	k->granted = c->granted;
 	k->audit = c->audit;
+	k->uid = c->uid;
 	memcpy(k->strs, idx, sizeof(idx));
 	k->stack_hash = c->stack_hash;
 	slots__put(&agg->key_slots, h, agg->nr_keys);
@@ -601,6 +602,7 @@ static void row_of_key(const struct agg *agg, const struct agg_key *k, struct ag
 	row->cap = k->cap;
 	row->granted = k->granted;
 	row->audit = k->audit;
+	row->uid = k->uid;
 	row->call_site = str_of(agg, k->strs[0]);
 	row->syscall = str_of(agg, k->strs[1]);
 	row->workload = str_of(agg, k->strs[2]);

@@ -45,6 +45,7 @@ struct agg_limits {
  */
 struct agg_row {
 	__u32 cap, granted, audit;
+	__u32 uid;		/* the tasks' real uid (from agg only; 0 from a store) */
 	const char *call_site, *syscall, *workload, *comm;
 	__u64 stack_hash;
 	__u64 count;

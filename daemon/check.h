@@ -15,6 +15,8 @@ enum check_audit {
 	CHECK_NOAUDIT = 1,	/* an opportunistic probe (ns_capable_noaudit, ...) */
 	CHECK_INSETID = 2,	/* audited, in a set[ug]id context */
 	CHECK_CRED_OTHER = 3,	/* the cred checked is not the task's own */
+	CHECK_SETUP_MANAGER = 4, /* made by the service manager setting the unit up */
+	CHECK_SETUP_RUNTIME = 5, /* made by the container runtime setting it up */
 	CHECK_AUDIT_NR
 };
 
@@ -24,6 +26,7 @@ struct check {
 	__u32 cap;
 	__u32 granted;		/* 1 granted, 0 denied */
 	__u32 audit;		/* enum check_audit */
+	__u32 uid;		/* the task's real uid */
 	__u64 stack_hash;	/* hash of the symbolized frames, 0: no stack */
 	const char *call_site;	/* function name, "[unknown]" without a stack */
 	const char *syscall;	/* name, NULL outside a syscall */

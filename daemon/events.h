@@ -30,9 +30,16 @@ static inline bool events__audited(const struct capaudit_event *e)
 	return !(e->opts & CAPAUDIT_OPT_NOAUDIT);
 }
 
-/* Why the check counts (or not) as a need: enum check_audit */
+/*
+ * Why the check counts (or not) as a need: enum check_audit.  A spawner's
+ * check is the set-up's whatever else it is.
+ */
 static inline enum check_audit events__audit_class(const struct capaudit_event *e)
 {
+	if (e->flags & CAPAUDIT_F_SETUP_MANAGER)
+		return CHECK_SETUP_MANAGER;
+	if (e->flags & CAPAUDIT_F_SETUP_RUNTIME)
+		return CHECK_SETUP_RUNTIME;
 	if (e->flags & CAPAUDIT_F_CRED_OTHER)
 		return CHECK_CRED_OTHER;
 	if (e->opts & CAPAUDIT_OPT_NOAUDIT)

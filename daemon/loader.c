@@ -24,6 +24,7 @@
 #include "capaudit.h"
 #include "capaudit.skel.h"
 #include "loader.h"
+#include "spawners.h"
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON 38
@@ -319,6 +320,9 @@ static void set_rodata(struct capaudit_bpf *skel, const struct loader_opts *opts
 	skel->rodata->targ_mode = opts->mode;
 	if (opts->sample_every)
 		skel->rodata->targ_sample_every = opts->sample_every;
+	skel->rodata->targ_nr_setup =
+		spawners__find((struct capaudit_setup_exe *)skel->rodata->targ_setup,
+			       CAPAUDIT_SETUP_EXES);
 }
 
 /* kprobe fallback: entries count from now on (see armed_ns in the BPF program) */

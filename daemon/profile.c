@@ -15,8 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pwd.h>
 #include <json-c/json.h>
 
+#include "array_size.h"
 #include "capnames.h"
 #include "commands.h"
 #include "fallback.h"
@@ -28,16 +30,43 @@
 #define EVIDENCE_SITES 8
 #define CAP_SYS_ADMIN_NR 21
 
-enum evidence_kind { EV_NEED, EV_DENIED, EV_PROBE, EV_OTHER_CRED, EV_NR };
+enum evidence_kind {
+	EV_NEED, EV_DENIED, EV_PROBE, EV_OTHER_CRED, EV_SETUP_MANAGER, EV_SETUP_RUNTIME, EV_NR
+};
 
 static const char *const kind_titles[EV_NR] = {
 	[EV_NEED] = "needed (granted on audited checks)",
 	[EV_DENIED] = "denied (tried and refused)",
 	[EV_PROBE] = "no-audit probes (not needs)",
 	[EV_OTHER_CRED] = "checks of another cred (not this workload's needs)",
+	[EV_SETUP_MANAGER] = "set-up by the service manager (systemd, before the unit's program "
+			     "ran; not needs)",
+	[EV_SETUP_RUNTIME] = "set-up by the container runtime (runc, crun, conmon, a shim; "
+			     "not needs)",
 };
 
-static const char *const kind_keys[EV_NR] = { "needed", "denied", "probes", "other_cred" };
+static const char *const kind_keys[EV_NR] = {
+	"needed", "denied", "probes", "other_cred", "setup_manager", "setup_runtime"
+};
+
+/*
+ * What of a unit a service manager's set-up check most likely served: the
+ * sandboxing options whose set-up takes the capability (systemd.exec(5))
+ */
+static const struct {
+	unsigned int cap;
+	const char *options;
+} setup_options[] = {
+	{ 21, "the mount namespace: PrivateTmp=, ProtectSystem=, ProtectHome=, PrivateDevices=, "
+	      "ReadOnlyPaths=, ProtectKernelTunables=, ..." },	/* CAP_SYS_ADMIN */
+	{ 18, "RootDirectory=, RootImage= or the mount namespace" },	/* CAP_SYS_CHROOT */
+	{ 27, "PrivateDevices= (its device nodes)" },			/* CAP_MKNOD */
+	{ 8, "CapabilityBoundingSet= itself (dropping from the bounding set)" }, /* CAP_SETPCAP */
+	{ 12, "PrivateNetwork= (its loopback device)" },		/* CAP_NET_ADMIN */
+	{ 1, "RuntimeDirectory=, StateDirectory=, LogsDirectory= (their directories)" },
+	{ 2, "RuntimeDirectory=, StateDirectory=, LogsDirectory= (their directories)" },
+	{ 0, "the directories of RuntimeDirectory=, StateDirectory=, ... (their owner)" },
+};
 
 struct site_count {
 	const char *name;
@@ -94,6 +123,10 @@ static void add_syscall(struct evidence *e, const char *syscall)
 
 static enum evidence_kind kind_of(const struct agg_row *r)
 {
+	if (r->audit == CHECK_SETUP_MANAGER)
+		return EV_SETUP_MANAGER;
+	if (r->audit == CHECK_SETUP_RUNTIME)
+		return EV_SETUP_RUNTIME;
 	if (r->audit == CHECK_NOAUDIT)
 		return EV_PROBE;
 	if (r->audit == CHECK_CRED_OTHER)
@@ -129,7 +162,85 @@ static const char *short_name(const char *name)
 	return strncmp(name, "CAP_", 4) ? name : name + 4;
 }
 
-static void print_snippets(const struct profile *p)
+/* Who the workload's own tasks ran as, from the store */
+struct run_as {
+	bool known;
+	__u64 root, other;	/* checks made as root, as another user */
+	__u32 uid;		/* that other user, the one seen most */
+};
+
+/* A user name as systemd's User= takes it unquoted (systemd's valid_user_group_name()) */
+static bool plain_user_name(const char *s)
+{
+	const char *c;
+
+	if (!*s || strlen(s) > 31 || *s == '-' || (*s >= '0' && *s <= '9'))
+		return false;
+	for (c = s; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (*c >= '0' && *c <= '9') || *c == '_' || *c == '-'))
+			return false;
+	return true;
+}
+
+static void print_unit_snippet(const struct run_as *ra, const char *list)
+{
+	struct passwd *pw;
+
+	printf("\nsystemd unit (in a drop-in, first reset the unit's own: "
+	       "CapabilityBoundingSet= and AmbientCapabilities= empty):\n"
+	       "  CapabilityBoundingSet=%s\n", list);
+	if (!ra->known) {
+		printf("  # this store does not say which user the service ran as; if not root:\n"
+		       "  #   User=...\n  #   AmbientCapabilities=%s\n", list);
+		return;
+	}
+	if (!ra->other) {
+		printf("  # it ran as root: no AmbientCapabilities= is needed\n");
+		return;
+	}
+	pw = getpwuid(ra->uid);
+	if (pw && plain_user_name(pw->pw_name))
+		printf("  User=%s\n", pw->pw_name);
+	else
+		printf("  User=%u\n", ra->uid);
+	printf("  AmbientCapabilities=%s\n", list);
+	if (ra->root)
+		printf("  # %llu of its checks ran as root, %llu as uid %u\n",
+		       (unsigned long long)ra->root, (unsigned long long)ra->other, ra->uid);
+}
+
+/* A note for each capability the set-up took, with what needed it */
+static void print_setup_note(const struct profile *p)
+{
+	char buf[CAPNAMES_BUF_LEN];
+	unsigned int cap;
+	size_t i;
+	int any = 0;
+
+	for (cap = 0; cap < PROFILE_CAPS; cap++) {
+		if (!p->ev[EV_SETUP_MANAGER][cap].count)
+			continue;
+		if (!any++)
+			printf("\nnote: systemd took these capabilities to set the unit up, before it "
+			       "applied CapabilityBoundingSet=\n      (which therefore does not take "
+			       "them away); they follow from the unit's own options:\n");
+		for (i = 0; i < ARRAY_SIZE(setup_options); i++)
+			if (setup_options[i].cap == cap)
+				break;
+		printf("  %-22s %s\n", capnames__name(cap, buf, sizeof(buf)),
+		       i < ARRAY_SIZE(setup_options) ? setup_options[i].options
+						     : "the unit's set-up");
+	}
+	for (cap = 0, any = 0; cap < PROFILE_CAPS; cap++)
+		any |= !!p->ev[EV_SETUP_RUNTIME][cap].count;
+	if (any)
+		printf("\nnote: the container runtime's own checks (above) are not the container's: "
+		       "--cap-add and\n      the Kubernetes capabilities do not limit the runtime "
+		       "while it sets the container up.\n");
+}
+
+static void print_snippets(const struct profile *p, const struct run_as *ra)
 {
 	char buf[CAPNAMES_BUF_LEN], list[1024] = "", dock[1536] = "", k8s[1536] = "";
 	const char *n;
@@ -145,7 +256,8 @@ static void print_snippets(const struct profile *p)
 		snprintf(k8s + strlen(k8s), sizeof(k8s) - strlen(k8s), "%s\"%s\"", *k8s ? ", " : "",
 			 short_name(n));
 	}
-	printf("\nsystemd unit:\n  CapabilityBoundingSet=%s\n  AmbientCapabilities=%s\n", list, list);
+	print_setup_note(p);
+	print_unit_snippet(ra, list);
 	printf("docker:\n  docker run --cap-drop=ALL%s IMAGE\n", dock);
 	printf("Kubernetes:\n  securityContext:\n    capabilities:\n      drop: [\"ALL\"]\n"
 	       "      add: [%s]\n",
@@ -185,7 +297,8 @@ static void print_evidence(struct store *store, const struct evidence *e, unsign
 	}
 }
 
-static void print_text(struct store *store, const struct profile *p, const char *workload)
+static void print_text(struct store *store, const struct profile *p, const char *workload,
+		       const struct run_as *ra)
 {
 	unsigned int cap;
 	int k, any;
@@ -204,7 +317,7 @@ static void print_text(struct store *store, const struct profile *p, const char 
 		if (!any)
 			printf("  none\n");
 	}
-	print_snippets(p);
+	print_snippets(p, ra);
 }
 
 static json_object *evidence_json(const struct evidence *e, unsigned int cap)
@@ -235,7 +348,7 @@ static json_object *evidence_json(const struct evidence *e, unsigned int cap)
 	return o;
 }
 
-static void print_json(const struct profile *p, const char *workload)
+static void print_json(const struct profile *p, const char *workload, const struct run_as *ra)
 {
 	json_object *o = json_object_new_object(), *a, *set = json_object_new_array();
 	char buf[CAPNAMES_BUF_LEN];
@@ -258,6 +371,14 @@ static void print_json(const struct profile *p, const char *workload)
 		json_object_object_add(o, kind_keys[k], a);
 	}
 	json_object_object_add(o, "capabilities", set);
+	if (ra->known) {
+		json_object_object_add(o, "runs_as_root", json_object_new_boolean(!ra->other));
+		json_object_object_add(o, "uid", ra->other ? json_object_new_int64(ra->uid)
+							  : json_object_new_int64(0));
+	} else {
+		json_object_object_add(o, "runs_as_root", NULL);
+		json_object_object_add(o, "uid", NULL);
+	}
 	outfmt__json_print(stdout, o);
 	json_object_put(o);
 }
@@ -268,6 +389,7 @@ static int run(const struct report_opts *o)
 	struct fallback *fb = NULL;
 	struct store *store;
 	struct rowset rs = {};
+	struct run_as ra = {};
 	size_t i;
 	int err;
 
@@ -287,10 +409,15 @@ static int run(const struct report_opts *o)
 	}
 	for (i = 0; !err && i < rs.nr; i++)
 		profile__add(p, &rs.rows[i], fb);
+	if (!err) {
+		int e = store__workload_users(store, o->positional, &ra.root, &ra.other, &ra.uid);
+
+		ra.known = !e && (ra.root || ra.other);
+	}
 	if (!err && o->format == FORMAT_JSON)
-		print_json(p, o->positional);
+		print_json(p, o->positional, &ra);
 	else if (!err)
-		print_text(store, p, o->positional);
+		print_text(store, p, o->positional, &ra);
 	if (!err)
 		err = outfmt__finish("profile");
 	rowset__free(&rs);

@@ -112,6 +112,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 		.cap = e.cap,
 		.granted = events__granted(&e),
 		.audit = events__audit_class(&e),
+		.uid = e.uid,
 		.stack_hash = si ? si->hash : 0,
 		.call_site = si ? si->call_site : "[unknown]",
 		.syscall = syscalls__describe(e.syscall_nr, sysbuf, sizeof(sysbuf)),

@@ -83,6 +83,8 @@ const char *rowset__audit_name(__u32 audit)
 		[CHECK_NOAUDIT] = "noaudit",
 		[CHECK_INSETID] = "insetid",
 		[CHECK_CRED_OTHER] = "cred-other",
+		[CHECK_SETUP_MANAGER] = "setup-manager",
+		[CHECK_SETUP_RUNTIME] = "setup-runtime",
 	};
 
 	return audit < CHECK_AUDIT_NR ? names[audit] : "?";

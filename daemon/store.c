@@ -44,6 +44,12 @@ static const char *const counter_names[STORE_CNT_NR] = {
 	[STORE_CNT_OVERFLOW_STACKS] = "overflow_stacks",
 };
 
+/* Added to schema 1 later: created when a writer opens a store without it */
+#define USERS_SQL \
+	"CREATE TABLE IF NOT EXISTS users (" \
+	" workload TEXT NOT NULL, uid INTEGER NOT NULL, count INTEGER NOT NULL," \
+	" PRIMARY KEY (workload, uid)) WITHOUT ROWID;"
+
 static const char schema_sql[] =
 	"CREATE TABLE checks ("
 	" cap INTEGER NOT NULL, granted INTEGER NOT NULL, audit INTEGER NOT NULL,"
@@ -59,13 +65,16 @@ static const char schema_sql[] =
 	"CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;"
 	"CREATE TABLE fallbacks ("
 	" call_site TEXT NOT NULL, narrow_cap INTEGER NOT NULL, times INTEGER NOT NULL,"
-	" PRIMARY KEY (call_site, narrow_cap));";
+	" PRIMARY KEY (call_site, narrow_cap));"
+	USERS_SQL;
 
 static const char upsert_check_sql[] =
 	"INSERT INTO checks VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
 	" ON CONFLICT DO UPDATE SET count = count + excluded.count,"
 	" first_seen = min(first_seen, excluded.first_seen),"
 	" last_seen = max(last_seen, excluded.last_seen)";
+static const char upsert_user_sql[] =
+	"INSERT INTO users VALUES (?1, ?2, ?3) ON CONFLICT DO UPDATE SET count = count + excluded.count";
 static const char insert_stack_sql[] =
 	"INSERT OR IGNORE INTO stacks VALUES (?1, ?2, ?3, ?4)";
 static const char upsert_counter_sql[] =
@@ -78,6 +87,7 @@ static const char upsert_fallback_sql[] =
 struct store {
 	sqlite3 *db;
 	sqlite3_stmt *upsert_check;
+	sqlite3_stmt *upsert_user;	/* NULL when read-only */
 	sqlite3_stmt *insert_stack;
 	sqlite3_stmt *upsert_counter;
 	sqlite3_stmt *upsert_fallback;
@@ -307,6 +317,8 @@ static int prepare_all(struct store *s)
 		err = prepare(s->db, upsert_counter_sql, &s->upsert_counter);
 	if (!err)
 		err = prepare(s->db, upsert_fallback_sql, &s->upsert_fallback);
+	if (!err && !sqlite3_db_readonly(s->db, "main"))
+		err = prepare(s->db, upsert_user_sql, &s->upsert_user);
 	return err;
 }
 
@@ -448,6 +460,8 @@ static int open_db(struct store *s, const char *path, bool create, bool readonly
 		err = -ENODATA;
 	if (!err)
 		err = set_modes(s->db);
+	if (!err && !sqlite3_db_readonly(s->db, "main"))
+		err = exec(s->db, USERS_SQL);
 	if (!err)
 		err = prepare_all(s);
 	return err;
@@ -501,6 +515,7 @@ void store__close(struct store *s)
 	if (!s)
 		return;
 	sqlite3_finalize(s->upsert_check);
+	sqlite3_finalize(s->upsert_user);
 	sqlite3_finalize(s->insert_stack);
 	sqlite3_finalize(s->upsert_counter);
 	sqlite3_finalize(s->upsert_fallback);
@@ -578,6 +593,7 @@ static int flush_row(const struct agg_row *row, void *ctx)
 {
 	struct store *s = ctx;
 	sqlite3_stmt *st = s->upsert_check;
+	int err;
 
 	sqlite3_bind_int64(st, 1, row->cap);
 	sqlite3_bind_int64(st, 2, row->granted);
@@ -590,6 +606,16 @@ static int flush_row(const struct agg_row *row, void *ctx)
 	sqlite3_bind_int64(st, 9, (__s64)row->count);
 	sqlite3_bind_int64(st, 10, seconds(row->first_ns));
 	sqlite3_bind_int64(st, 11, seconds(row->last_ns));
+	err = step_done(s->db, st);
+	/* who the workload's own tasks run as: the set-up's are root */
+	if (err || !s->upsert_user || row->audit == CHECK_SETUP_MANAGER ||
+	    row->audit == CHECK_SETUP_RUNTIME || !row->workload ||
+	    !strcmp(row->workload, AGG_OVERFLOW))
+		return err;
+	st = s->upsert_user;
+	bind_text(st, 1, row->workload);
+	sqlite3_bind_int64(st, 2, row->uid);
+	sqlite3_bind_int64(st, 3, (__s64)row->count);
 	return step_done(s->db, st);
 }
 
@@ -815,6 +841,39 @@ static int frames_split(const char *text, int nr, char ***ret_frames)
 	}
 	*ret_frames = blk;
 	return 0;
+}
+
+int store__workload_users(struct store *s, const char *workload, __u64 *ret_root,
+			  __u64 *ret_other, __u32 *ret_uid)
+{
+	__u64 best = 0, n;
+	sqlite3_stmt *st;
+	__s64 uid;
+	int rc;
+
+	*ret_root = *ret_other = 0;
+	*ret_uid = 0;
+	rc = sqlite3_prepare_v2(s->db, "SELECT uid, count FROM users WHERE workload = ?1", -1, &st,
+				NULL);
+	if (rc != SQLITE_OK)	/* no such table */
+		return -ENOENT;
+	sqlite3_bind_text(st, 1, workload, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		uid = sqlite3_column_int64(st, 0);
+		n = (__u64)sqlite3_column_int64(st, 1);
+		if (!uid) {
+			*ret_root += n;
+		} else if (uid > 0 && uid <= UINT32_MAX) {
+			*ret_other += n;
+			if (n > best) {
+				best = n;
+				*ret_uid = (__u32)uid;
+			}
+		}
+	}
+	rc = rc == SQLITE_DONE ? 0 : sqlite_errno(s->db, rc);
+	sqlite3_finalize(st);
+	return rc;
 }
 
 int store__stack_frames(struct store *s, __u64 stack_hash, char ***ret_frames, int *ret_nr)

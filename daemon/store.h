@@ -111,6 +111,15 @@ int store__for_each_row(struct store *store, const struct store_filter *f,
 			int (*fn)(const struct agg_row *row, void *ctx), void *ctx);
 
 /*
+ * Whether a workload's own checks (not its set-up's) ran as root: *ret_root
+ * and *ret_other count the checks made with real uid 0 and with another
+ * uid; *ret_uid is the other uid seen most.  -ENOENT when the store keeps
+ * no users (written before it did, or built from a report).
+ */
+int store__workload_users(struct store *store, const char *workload, __u64 *ret_root,
+			  __u64 *ret_other, __u32 *ret_uid);
+
+/*
  * The frames of a stored stack, innermost first, in one allocation: free
  * *ret_frames once.  -ENOENT for a hash the store has no frames for.
  */
