@@ -15,4 +15,19 @@
  */
 int privs__drop_all(const char *who);
 
+/*
+ * As privs__drop_all(), but a process that is not root and holds
+ * CAP_DAC_READ_SEARCH keeps it in its permitted set only (not effective,
+ * not inheritable): the one capability the recorder needs later, to read the
+ * container runtimes' root-only records of names (containers.c).
+ */
+int privs__drop_all_but_read(const char *who);
+
+/*
+ * Raise CAP_DAC_READ_SEARCH into the effective set around a read, where it
+ * was kept; else nothing.  Every privs__read_begin() has its privs__read_end().
+ */
+void privs__read_begin(void);
+void privs__read_end(void);
+
 #endif

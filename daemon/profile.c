@@ -383,13 +383,14 @@ static void print_json(const struct profile *p, const char *workload, const stru
 	json_object_put(o);
 }
 
-static int run(const struct report_opts *o)
+static int run(struct report_opts *o)
 {
 	struct profile *p = calloc(1, sizeof(*p));
 	struct fallback *fb = NULL;
 	struct store *store;
 	struct rowset rs = {};
 	struct run_as ra = {};
+	char *container = NULL;
 	size_t i;
 	int err;
 
@@ -401,6 +402,14 @@ static int run(const struct report_opts *o)
 	err = report_opts__load_advice(o, store, &fb, NULL);
 	if (!err)
 		err = rowset__load(&rs, store, &o->filter);
+	/* a container by its name alone: "capa-ctr" for "container:capa-ctr" */
+	if (!err && !rs.nr && !strchr(o->positional, ':') &&
+	    asprintf(&container, "container:%s", o->positional) > 0) {
+		o->filter.workload = container;
+		err = rowset__load(&rs, store, &o->filter);
+		if (!err && rs.nr)
+			o->positional = container;
+	}
 	if (!err && !rs.nr) {
 		fprintf(stderr, "capaudit profile: no checks recorded for workload '%s' in %s "
 				"(capaudit report lists the workloads)\n",
@@ -424,6 +433,7 @@ static int run(const struct report_opts *o)
 	fallback__free(fb);
 	store__close(store);
 out_free_profile:
+	free(container);
 	free(p);
 	return err;
 }

@@ -389,7 +389,7 @@ static int run(struct recorder *r)
 	if (!err)
 		err = load_ksyms(r);
 	if (!err)
-		err = privs__drop_all("record");
+		err = privs__drop_all_but_read("record");
 	if (err)
 		goto out_free;
 	r->stacks = stacks__new(r->ksyms, r->o.max_stacks);

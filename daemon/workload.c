@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "array_size.h"
+#include "containers.h"
 #include "workload.h"
 
 #define CACHE_SLOTS 4096	/* power of two */
@@ -33,6 +34,7 @@ struct wl_entry {
 
 struct workloads {
 	char *root;
+	const char *files_root;	/* where the runtimes' files are: "" for / */
 	time_t last_walk;
 	__u64 missed[CACHE_SLOTS];	/* ids a walk did not find */
 	struct wl_entry cgroups[CACHE_SLOTS];
@@ -51,8 +53,11 @@ static int is_hex_id(const char *s, size_t len)
 	return 1;
 }
 
-/* "docker-<64 hex>.scope", "libpod-<hex>.scope", "cri-containerd-<hex>.scope", "<64 hex>" */
-static int container_id(const char *comp, size_t len, char *buf, size_t size)
+/*
+ * "docker-<64 hex>.scope", "libpod-<hex>.scope", "libpod-conmon-<hex>.scope",
+ * "cri-containerd-<hex>.scope", "<64 hex>": the id, whole, into buf
+ */
+static int container_full_id(const char *comp, size_t len, char *buf, size_t size)
 {
 	const char *id = comp, *dash = NULL, *p;
 	size_t idlen = len;
@@ -68,7 +73,7 @@ static int container_id(const char *comp, size_t len, char *buf, size_t size)
 	}
 	if (!is_hex_id(id, idlen))
 		return 0;
-	snprintf(buf, size, "container:%.12s", id);
+	snprintf(buf, size, "%.*s", (int)idlen, id);
 	return 1;
 }
 
@@ -88,7 +93,11 @@ static int unit_name(const char *comp, size_t len, char *buf, size_t size)
 	return 0;
 }
 
-const char *workload__from_cgroup_path(const char *path, char *buf, size_t size)
+/*
+ * The deepest component of path that names a container (1, its whole id in
+ * id) or a unit (2), with the workload's name in buf; 0 (buf "") for none
+ */
+static int name_of_path(const char *path, char *buf, size_t size, char *id, size_t id_size)
 {
 	const char *end = path + strlen(path), *start;
 
@@ -100,11 +109,22 @@ const char *workload__from_cgroup_path(const char *path, char *buf, size_t size)
 		start = end;
 		while (start > path && start[-1] != '/')
 			start--;
-		if (end > start && (container_id(start, end - start, buf, size) ||
-				    unit_name(start, end - start, buf, size)))
-			return buf;
+		if (end > start && container_full_id(start, end - start, id, id_size)) {
+			snprintf(buf, size, "container:%.12s", id);
+			return 1;
+		}
+		if (end > start && unit_name(start, end - start, buf, size))
+			return 2;
 		end = start;
 	}
+	return 0;
+}
+
+const char *workload__from_cgroup_path(const char *path, char *buf, size_t size)
+{
+	char id[NAME_LEN];
+
+	name_of_path(path, buf, size, id, sizeof(id));
 	return buf;
 }
 
@@ -114,6 +134,7 @@ struct workloads *workloads__new(const char *root)
 
 	if (!w)
 		return NULL;
+	w->files_root = "";
 	w->root = strdup(root);
 	if (!w->root) {
 		free(w);
@@ -178,15 +199,23 @@ static size_t walking_root_len;
 static int walk_one(const char *fpath, const struct stat *st, int type, struct FTW *ftw)
 {
 	const char *rel = fpath + walking_root_len;
-	char name[NAME_LEN];
+	char name[NAME_LEN], id[NAME_LEN], cname[NAME_LEN / 2], image[NAME_LEN];
+	struct wl_entry *e;
 
 	(void)ftw;
 	if (type != FTW_D)
 		return 0;
 	if (!*rel)
 		rel = "/";
-	workload__from_cgroup_path(rel, name, sizeof(name));
-	set_entry(slot(walking->cgroups, st->st_ino), st->st_ino, rel, name[0] ? name : rel);
+	e = slot(walking->cgroups, st->st_ino);
+	if (e->key == (__u64)st->st_ino && e->path && !strcmp(e->path, rel))
+		return 0;	/* named at an earlier walk */
+	/* a container by the name its runtime gave it, if it gave one */
+	if (name_of_path(rel, name, sizeof(name), id, sizeof(id)) == 1 &&
+	    !containers__lookup(walking->files_root, id, cname, sizeof(cname), image,
+				sizeof(image)))
+		snprintf(name, sizeof(name), "container:%s", cname);
+	set_entry(e, st->st_ino, rel, name[0] ? name : rel);
 	return 0;
 }
 

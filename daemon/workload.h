@@ -24,7 +24,9 @@ void workloads__free(struct workloads *w);
 /* the path of a cgroup id, relative to root ("/" for the root), or NULL */
 const char *workloads__cgroup_path(struct workloads *w, __u64 cgroup_id);
 /*
- * The workload's name for a check: unit or container from the cgroup, else
+ * The workload's name for a check: unit or container from the cgroup (a
+ * container by its name where podman or docker recorded one,
+ * "container:NAME", else by its id), else
  * the cgroup path (not "/"), else the executable of pid, else comm.  The
  * string stays valid until workloads__free().
  */

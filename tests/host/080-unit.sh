@@ -42,14 +42,14 @@ else
 	fail "exposure score '${score}' <= '${documented}' (README.md) <= 2.0"
 fi
 
-# the capabilities: exactly the documented three, in both sets
+# the capabilities: exactly the documented four, in both sets
 grep -n 'CAP_SYS_ADMIN' "$unit" | grep -v '^[0-9]*:#' >"$t/admin"
 for key in CapabilityBoundingSet AmbientCapabilities; do
 	caps=$(sed -n "s/^$key=//p" "$unit" | tr ' ' '\n' | sort | tr '\n' ' ')
-	if [ "$caps" = "CAP_BPF CAP_PERFMON CAP_SYSLOG " ] && ! [ -s "$t/admin" ]; then
-		pass "$key= is CAP_BPF CAP_PERFMON CAP_SYSLOG, no CAP_SYS_ADMIN"
+	if [ "$caps" = "CAP_BPF CAP_DAC_READ_SEARCH CAP_PERFMON CAP_SYSLOG " ] && ! [ -s "$t/admin" ]; then
+		pass "$key= is CAP_BPF CAP_DAC_READ_SEARCH CAP_PERFMON CAP_SYSLOG, no CAP_SYS_ADMIN"
 	else
-		fail "$key= is CAP_BPF CAP_PERFMON CAP_SYSLOG, no CAP_SYS_ADMIN (got '$caps')"
+		fail "$key= is CAP_BPF CAP_DAC_READ_SEARCH CAP_PERFMON CAP_SYSLOG, no CAP_SYS_ADMIN (got '$caps')"
 		sed 's/^/  /' "$t/admin"
 	fi
 done

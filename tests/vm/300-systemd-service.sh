@@ -29,11 +29,15 @@ systemctl show -p StatusText --value capaudit | grep -q 'attached' || fail "no S
 grep -E '^Cap(Eff|Prm|Bnd|Amb):' "/proc/$pid/status"
 eff=$(sed -n 's/^CapEff:[[:space:]]*//p' "/proc/$pid/status")
 bnd=$(sed -n 's/^CapBnd:[[:space:]]*//p' "/proc/$pid/status")
-# CAP_SYSLOG 34, CAP_PERFMON 38, CAP_BPF 39; CAP_SYS_ADMIN 21
-granted=$(( (1 << 34) | (1 << 38) | (1 << 39) ))
+prm=$(sed -n 's/^CapPrm:[[:space:]]*//p' "/proc/$pid/status")
+# CAP_DAC_READ_SEARCH 2, CAP_SYSLOG 34, CAP_PERFMON 38, CAP_BPF 39; CAP_SYS_ADMIN 21
+granted=$(( (1 << 2) | (1 << 34) | (1 << 38) | (1 << 39) ))
 [ $(( 0x$eff & ~granted )) = 0 ] || fail "CapEff $eff holds more than the unit grants"
 [ $(( 0x$eff & (1 << 21) )) = 0 ] || fail "CapEff holds CAP_SYS_ADMIN"
-[ $(( 0x$bnd )) = $granted ] || fail "CapBnd $bnd is not CAP_BPF CAP_PERFMON CAP_SYSLOG"
+[ $(( 0x$bnd )) = $granted ] || fail "CapBnd $bnd is not CAP_BPF CAP_DAC_READ_SEARCH CAP_PERFMON CAP_SYSLOG"
+# attached: only CAP_DAC_READ_SEARCH is left, permitted and not effective
+[ $(( 0x$eff )) = 0 ] || fail "CapEff $eff: a capability is still effective after attaching"
+[ $(( 0x$prm )) = $(( 1 << 2 )) ] || fail "CapPrm $prm: not CAP_DAC_READ_SEARCH alone after attaching"
 
 # workloads in transient units
 sysctl -q kernel.dmesg_restrict=1
