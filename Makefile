@@ -58,7 +58,7 @@ ASAN_BUILD  := $(BUILD)/asan
 ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 ASAN_BINS   := $(patsubst tests/unit/%.c,$(ASAN_BUILD)/tests/%,$(UNIT_SRCS))
 
-.PHONY: all vmlinux-h asan-bins progs capstack deps kernel kernels debian-kernels demo test check vmtest bench checkpatch clean install uninstall lint
+.PHONY: all vmlinux-h asan-bins progs capstack deps kernel kernels debian-kernels demo test check vmtest bench soak checkpatch clean install uninstall lint
 
 all: $(BUILD)/capaudit
 
@@ -171,6 +171,10 @@ test: $(BUILD)/capaudit $(UNIT_BINS) asan-bins fuzz-bins $(PROG_BINS) kernel deb
 # Figures, not a test: the per-check cost in the guest and the scan, into docs/benchmarks.md
 bench: $(BUILD)/capaudit $(PROG_BINS) kernel capstack
 	@scripts/bench
+
+# capaudit.service for SOAK_SECONDS (600) under a mixed load: figures, verdicts
+soak: $(BUILD)/capaudit $(PROG_BINS) kernel
+	@scripts/soak
 
 checkpatch: | $(DEPS_STAMP)
 	@scripts/checkpatch

@@ -17,18 +17,9 @@ IMAGE=localhost/capaudit-test:1
 
 # recording (an earlier test of this boot may have stopped it)
 systemctl start capaudit || fail "capaudit.service does not start"
-command -v podman >/dev/null || fail "podman is not installed (scripts/deps installs it)"
+. "$REPO/tests/vm/lib/podman.sh"
 
-# vfs: no overlay-on-overlay; the guest's root is an overlay on a tmpfs
-mkdir -p /etc/containers
-printf '[storage]\ndriver = "vfs"\nrunroot = "/run/containers/storage"\ngraphroot = "/var/lib/containers/storage"\n' \
-	>/etc/containers/storage.conf
-img=$(mktemp -d)
-mkdir -p "$img/bin" "$img/tmp" "$img/etc" "$img/proc" "$img/sys" "$img/dev"
-cp /bin/busybox "$img/bin/" || fail "no /bin/busybox (busybox-static)"
-for a in sh hostname chown mknod touch true; do ln -s busybox "$img/bin/$a"; done
-tar -C "$img" -cf /tmp/image.tar . || fail "tar of the image"
-podman import -q /tmp/image.tar "$IMAGE" >/dev/null || fail "podman import"
+podman_image "$IMAGE" || fail "no image $IMAGE"
 
 # the work: CAP_SYS_ADMIN (sethostname in its UTS namespace), CAP_CHOWN,
 # CAP_MKNOD; podman's default set has CAP_CHOWN, not the other two
