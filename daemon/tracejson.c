@@ -66,6 +66,10 @@ json_object *trace_record__to_json(const struct trace_record *r)
 	json_object_object_add(o, "audit", json_object_new_boolean(events__audited(e)));
 	json_object_object_add(o, "insetid",
 			       json_object_new_boolean(e->opts & CAPAUDIT_OPT_INSETID));
+	json_object_object_add(o, "setup",
+			       e->flags & CAPAUDIT_F_SETUP_MANAGER ? json_object_new_string("manager") :
+			       e->flags & CAPAUDIT_F_SETUP_RUNTIME ? json_object_new_string("runtime") :
+			       NULL);
 	add_ids(o, e);
 	json_object_object_add(o, "syscall",
 			       outfmt__json_string(r->syscall));
