@@ -207,6 +207,14 @@ void outfmt__json_print(FILE *f, json_object *o)
 	fputc('\n', f);
 }
 
+void outfmt__json_put(FILE *f, json_object *o)
+{
+	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED |
+								 JSON_C_TO_STRING_NOSLASHESCAPE);
+
+	put_utf8(f, text, strlen(text));
+}
+
 int outfmt__finish(const char *cmd)
 {
 	int err = 0;

@@ -59,6 +59,12 @@ void outfmt__json_print(FILE *f, json_object *o);
  * At the end of a command: flush stdout and check it; on an error print
  * "capaudit CMD: cannot write the output: REASON" and return -errno.
  */
+/*
+ * o on one line, no newline after it, with the same guarantees as
+ * outfmt__json_print(): for documents written a value at a time
+ */
+void outfmt__json_put(FILE *f, json_object *o);
+
 int outfmt__finish(const char *cmd);
 
 #endif

@@ -142,25 +142,51 @@ struct json_object *report__row_json(const struct agg_row *r)
 	return o;
 }
 
-static json_object *stacks_json(struct store *store, const struct rowset *rs)
+static int cmp_u64(const void *a, const void *b)
 {
-	json_object *o = json_object_new_object(), *a;
-	char hash[24], **frames;
-	size_t i;
-	int nr, j;
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
 
-	for (i = 0; o && i < rs->nr; i++) {
-		snprintf(hash, sizeof(hash), "%016llx", (unsigned long long)rs->rows[i].stack_hash);
-		if (!rs->rows[i].stack_hash || json_object_object_get_ex(o, hash, NULL) ||
-		    store__stack_frames(store, rs->rows[i].stack_hash, &frames, &nr))
+	return x < y ? -1 : x > y;
+}
+
+/* One JSON value on f, then freed */
+static void put_json(FILE *f, json_object *o)
+{
+	outfmt__json_put(f, o);
+	json_object_put(o);
+}
+
+/* "stacks": the frames of each distinct stack the rows name, one at a time */
+static int print_stacks_json(struct store *store, const struct rowset *rs)
+{
+	__u64 *hashes = malloc((rs->nr ? rs->nr : 1) * sizeof(*hashes));
+	size_t i, n = 0;
+	char **frames;
+	json_object *a;
+	int nr, j, first = 1;
+
+	if (!hashes)
+		return -ENOMEM;
+	for (i = 0; i < rs->nr; i++)
+		if (rs->rows[i].stack_hash)
+			hashes[n++] = rs->rows[i].stack_hash;
+	qsort(hashes, n, sizeof(*hashes), cmp_u64);
+	printf("  \"stacks\": {");
+	for (i = 0; i < n; i++) {
+		if ((i && hashes[i] == hashes[i - 1]) ||
+		    store__stack_frames(store, hashes[i], &frames, &nr))
 			continue;
 		a = json_object_new_array();
 		for (j = 0; j < nr; j++)
 			json_object_array_add(a, outfmt__json_string(frames[j]));
 		free(frames);
-		json_object_object_add(o, hash, a);
+		printf("%s\n    \"%016llx\": ", first ? "" : ",", (unsigned long long)hashes[i]);
+		put_json(stdout, a);
+		first = 0;
 	}
-	return o;
+	printf("%s},\n", first ? "" : "\n  ");
+	free(hashes);
+	return 0;
 }
 
 struct json_object *report__losses_json(const __u64 *losses, const struct agg_overflow *ov)
@@ -180,23 +206,29 @@ struct json_object *report__losses_json(const __u64 *losses, const struct agg_ov
 	return o;
 }
 
+/*
+ * Written a row at a time, never built whole: a report of millions of rows
+ * costs the rows' memory, not a document's
+ */
 static int print_json(struct store *store, const struct rowset *rs, const __u64 *losses,
 		      const struct agg_overflow *ov)
 {
-	json_object *o = json_object_new_object(), *rows = json_object_new_array();
 	size_t i;
+	int err;
 
-	if (!o || !rows)
-		return -ENOMEM;
-	json_object_object_add(o, "schema", json_object_new_string(REPORT_SCHEMA));
-	json_object_object_add(o, "version", json_object_new_int(REPORT_VERSION));
-	for (i = 0; i < rs->nr; i++)
-		json_object_array_add(rows, report__row_json(&rs->rows[i]));
-	json_object_object_add(o, "rows", rows);
-	json_object_object_add(o, "stacks", stacks_json(store, rs));
-	json_object_object_add(o, "kernel", report__losses_json(losses, ov));
-	outfmt__json_print(stdout, o);
-	json_object_put(o);
+	printf("{\n  \"schema\": \"%s\",\n  \"version\": %d,\n  \"rows\": [", REPORT_SCHEMA,
+	       REPORT_VERSION);
+	for (i = 0; i < rs->nr; i++) {
+		printf("%s\n    ", i ? "," : "");
+		put_json(stdout, report__row_json(&rs->rows[i]));
+	}
+	printf("%s],\n", rs->nr ? "\n  " : "");
+	err = print_stacks_json(store, rs);
+	if (err)
+		return err;
+	printf("  \"kernel\": ");
+	put_json(stdout, report__losses_json(losses, ov));
+	printf("\n}\n");
 	return 0;
 }
 
