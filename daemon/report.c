@@ -25,19 +25,112 @@ static const char *str_or(const char *s, const char *dflt)
 	return s && *s ? s : dflt;
 }
 
-static void print_text(const struct rowset *rs, const __u64 *losses,
-		       const struct agg_overflow *ov)
+/* NULL sorts first; NULL and "" are both shown as "-", so they are equal here */
+static int cmp_str(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+/* The columns the text report shows, in its order; the stack is not one */
+static int cmp_shown(const struct agg_row *x, const struct agg_row *y)
+{
+	int c;
+
+	if (x->cap != y->cap)
+		return x->cap < y->cap ? -1 : 1;
+	if (x->granted != y->granted)
+		return x->granted < y->granted ? -1 : 1;
+	if (x->audit != y->audit)
+		return x->audit < y->audit ? -1 : 1;
+	c = cmp_str(x->workload, y->workload);
+	if (!c)
+		c = cmp_str(x->comm, y->comm);
+	if (!c)
+		c = cmp_str(x->syscall, y->syscall);
+	if (!c)
+		c = cmp_str(x->call_site, y->call_site);
+	return c;
+}
+
+static int cmp_shown_ptr(const void *a, const void *b)
+{
+	return cmp_shown(*(const struct agg_row *const *)a, *(const struct agg_row *const *)b);
+}
+
+/* A row of the text report: the rows of one key but the stack, summed */
+struct text_row {
+	const struct agg_row *r;	/* the first of them: its shown columns */
+	__u64 count;
+	__u32 stacks;			/* how many rows (distinct stacks) it sums */
+};
+
+static int by_count_desc(const void *a, const void *b)
+{
+	const struct text_row *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return cmp_shown(x->r, y->r);
+}
+
+/*
+ * Rows equal in every shown column are one line (they differ by their
+ * stack only), with the number of stacks; by_stack: a line per stack
+ */
+static int group_rows(const struct rowset *rs, bool by_stack, struct text_row **ret, size_t *ret_nr)
+{
+	const struct agg_row **p = malloc((rs->nr ? rs->nr : 1) * sizeof(*p));
+	struct text_row *t = malloc((rs->nr ? rs->nr : 1) * sizeof(*t));
+	size_t i, n = 0;
+
+	if (!p || !t) {
+		free(p);
+		free(t);
+		return -ENOMEM;
+	}
+	for (i = 0; i < rs->nr; i++)
+		p[i] = &rs->rows[i];
+	if (!by_stack)
+		qsort(p, rs->nr, sizeof(*p), cmp_shown_ptr);
+	for (i = 0; i < rs->nr; i++) {
+		if (!by_stack && n && !cmp_shown(t[n - 1].r, p[i])) {
+			t[n - 1].count += p[i]->count;
+			t[n - 1].stacks++;
+			continue;
+		}
+		t[n++] = (struct text_row){ p[i], p[i]->count, 1 };
+	}
+	free(p);
+	if (!by_stack)
+		qsort(t, n, sizeof(*t), by_count_desc);
+	*ret = t;
+	*ret_nr = n;
+	return 0;
+}
+
+static int print_text(const struct rowset *rs, const __u64 *losses,
+		      const struct agg_overflow *ov, bool by_stack)
 {
 	char capbuf[CAPNAMES_BUF_LEN];
 	const struct agg_row *r;
-	size_t i;
+	struct text_row *t;
+	size_t i, n;
+	int err;
 
-	printf("%10s  %-22s %-7s %-10s %-28s %-16s %-16s %s\n", "CHECKS", "CAPABILITY", "VERDICT",
-	       "AUDIT", "WORKLOAD", "COMM", "SYSCALL", "CALL SITE");
-	for (i = 0; i < rs->nr; i++) {
-		r = &rs->rows[i];
-		printf("%10llu  %-22s %-7s %-10s ", (unsigned long long)r->count,
-		       capnames__name(r->cap, capbuf, sizeof(capbuf)),
+	err = group_rows(rs, by_stack, &t, &n);
+	if (err)
+		return err;
+	printf("%10s %-16s  %-22s %-7s %-13s %-28s %-16s %-16s %s\n", "CHECKS",
+	       by_stack ? "STACK" : "STACKS", "CAPABILITY", "VERDICT", "AUDIT", "WORKLOAD", "COMM",
+	       "SYSCALL", "CALL SITE");
+	for (i = 0; i < n; i++) {
+		r = t[i].r;
+		printf("%10llu ", (unsigned long long)t[i].count);
+		if (by_stack)
+			printf("%016llx", (unsigned long long)r->stack_hash);
+		else
+			printf("%-16u", t[i].stacks);
+		printf("  %-22s %-7s %-13s ", capnames__name(r->cap, capbuf, sizeof(capbuf)),
 		       r->granted ? "granted" : "denied", rowset__audit_name(r->audit));
 		outfmt__text(stdout, r->workload, 28, "-");
 		putchar(' ');
@@ -48,12 +141,14 @@ static void print_text(const struct rowset *rs, const __u64 *losses,
 		outfmt__text(stdout, r->call_site, 0, "-");
 		putchar('\n');
 	}
+	free(t);
 	printf("\nlost in the kernel: %llu (ring buffer full); %llu missed (recursion); %llu "
 	       "checks without a stack; %llu in overflow rows\n",
 	       (unsigned long long)losses[CAPAUDIT_CNT_LOST_RINGBUF],
 	       (unsigned long long)losses[CAPAUDIT_CNT_MISSED],
 	       (unsigned long long)losses[CAPAUDIT_CNT_LOST_STACK],
 	       (unsigned long long)ov->checks);
+	return 0;
 }
 
 static void print_csv(const struct rowset *rs)
@@ -266,7 +361,7 @@ int cmd_report(int argc, char **argv)
 	else if (o.format == FORMAT_FOLDED)
 		print_folded(store, &rs);
 	else
-		print_text(&rs, losses, &ov);
+		err = print_text(&rs, losses, &ov, o.by_stack);
 	if (!err)
 		err = outfmt__finish("report");
 out_free_rows:

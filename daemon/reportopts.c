@@ -22,7 +22,7 @@
 
 enum {
 	OPT_STORE = 256, OPT_CAP, OPT_VERDICT, OPT_SINCE, OPT_UNTIL, OPT_CSV, OPT_FOLDED, OPT_RULES,
-	OPT_VERSION,
+	OPT_VERSION, OPT_BY_STACK,
 };
 
 static const struct option long_opts[] = {
@@ -36,6 +36,7 @@ static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "by-stack", no_argument, NULL, OPT_BY_STACK },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{},
@@ -57,7 +58,9 @@ static void usage(FILE *out, const char *cmd, unsigned int formats, const char *
 	if (formats & (1u << FORMAT_CSV))
 		fprintf(out, "      --csv               CSV with a header line\n");
 	if (formats & (1u << FORMAT_FOLDED))
-		fprintf(out, "      --folded            folded stacks (flamegraph.pl, speedscope)\n");
+		fprintf(out, "      --folded            folded stacks (flamegraph.pl, speedscope)\n"
+			     "      --by-stack          text: a line per kernel stack (default: lines\n"
+			     "                          equal in every column summed, STACKS says how many)\n");
 	fprintf(out, "  -h, --help              this text\n"
 		     "      --version           capaudit's version\n");
 }
@@ -145,6 +148,12 @@ static int parse_one(struct report_opts *o, int c, const char *arg, unsigned int
 		return set_format(o, FORMAT_CSV, formats);
 	case OPT_FOLDED:
 		return set_format(o, FORMAT_FOLDED, formats);
+	case OPT_BY_STACK:
+		/* report's alone (the command with folded stacks) */
+		if (!(formats & (1u << FORMAT_FOLDED)))
+			return -EINVAL;
+		o->by_stack = true;
+		return 0;
 	}
 	return -EINVAL;
 }

@@ -6,6 +6,8 @@
 #ifndef CAPAUDIT_REPORTOPTS_H
 #define CAPAUDIT_REPORTOPTS_H
 
+#include <stdbool.h>
+
 #include "store.h"
 
 enum report_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV, FORMAT_FOLDED };
@@ -16,6 +18,7 @@ struct report_opts {
 	struct store_filter filter;
 	enum report_format format;
 	const char *positional;		/* profile's WORKLOAD */
+	bool by_stack;			/* report's text: a line per stack */
 };
 
 /*
