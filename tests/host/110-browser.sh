@@ -8,16 +8,9 @@
 # with a script error first shows that the console check can see one.
 # Prints PASS/FAIL lines for tests/run; exits 1 when a test failed.
 set -uo pipefail
-
-repo=$(cd "$(dirname "$0")/../.." && pwd -P)
-capaudit=${CAPAUDIT:-$repo/build/capaudit}
+# shellcheck source=tests/host/lib/hosttest.sh
+. "$(dirname "$0")/lib/hosttest.sh"
 py=/usr/bin/python3	# Debian's, with python3-pil
-failed=0
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-
-pass() { printf 'PASS %s\n' "$1"; }
-fail() { printf 'FAIL %s\n' "$1"; shift; printf '    %s\n' "$@"; failed=1; }
 
 # open PAGE PNG: screenshot PAGE into PNG; the console messages on stdout
 open_page() {

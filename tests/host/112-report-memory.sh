@@ -6,14 +6,8 @@
 # the output parses with every row and stack.
 # Prints PASS/FAIL lines for tests/run; exits 1 when a test failed.
 set -uo pipefail
-
-repo=$(cd "$(dirname "$0")/../.." && pwd -P)
-capaudit=${CAPAUDIT:-$repo/build/capaudit}
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-failed=0
-pass() { printf 'PASS %s\n' "$1"; }
-fail() { printf 'FAIL %s\n' "$1"; shift; printf '    %s\n' "$@"; failed=1; }
+# shellcheck source=tests/host/lib/hosttest.sh
+. "$(dirname "$0")/lib/hosttest.sh"
 
 python3 "$repo/tests/host/lib/mkstore.py" "$t/big.db" current \
 	"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300000)

@@ -6,16 +6,8 @@
 # stack with its hash, and only report takes it.
 # Prints PASS/FAIL lines for tests/run; exits 1 when a test failed.
 set -uo pipefail
-
-repo=$(cd "$(dirname "$0")/../.." && pwd -P)
-capaudit=${CAPAUDIT:-$repo/build/capaudit}
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-failed=0
-check() {
-	if [ "$2" = "$3" ]; then printf 'PASS %s\n' "$1"; else
-		printf 'FAIL %s\n    want: %s\n    got:  %s\n' "$1" "$2" "$3"; failed=1; fi
-}
+# shellcheck source=tests/host/lib/hosttest.sh
+. "$(dirname "$0")/lib/hosttest.sh"
 
 row() { echo "INSERT INTO checks VALUES (21, $1, 0, 'xattr_permission', 'mkdir', 'init.scope', 'systemd', $2, $3, 1, 2)"; }
 python3 "$repo/tests/host/lib/mkstore.py" "$t/s.db" current "$(row 1 1 5)" "$(row 1 2 7)" "$(row 1 3 1)" "$(row 0 4 3)"
