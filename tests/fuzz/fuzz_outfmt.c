@@ -78,7 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < len; i++) {
 		assert(out[i] != '\n');
 		if (out[i] == '\\')
-			i++;	/* an escape: \\, \" or \n */
+			i++;	/* an escaped backslash, quote or newline */
 		else
 			assert(out[i] != '"');
 	}
