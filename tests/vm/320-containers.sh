@@ -1,33 +1,39 @@
 #!/bin/bash
 # vm: systemd
-# timeout: 600
-# kernels: patched debian-6.12 (podman and crun are the host's Debian packages; two kernels keep make test in its budget)
-# A real container runtime: Debian's podman (with crun) runs a container of
-# an image built here (busybox-static, `podman import`; nothing is pulled)
-# while capaudit.service records.  The container is a workload named by its
-# name; `capaudit profile NAME` gives a --cap-add set without the runtime's
-# set-up; the container rerun with --cap-drop=ALL plus exactly that set
-# works, and fails with each capability of the set removed in turn.  The
-# Kubernetes snippet is the same set, as YAML that parses.
+# timeout: 900
+# kernels: patched debian-6.12 (podman, crun, docker and runc are the host's Debian packages; two kernels keep make test in its budget)
+# Real container runtimes: Debian's podman (with crun) and docker (with
+# containerd and runc) each run a container of an image built here
+# (busybox-static, imported; nothing is pulled) while capaudit.service
+# records.  The container is a workload named by its name; `capaudit
+# profile NAME` gives a --cap-add set without the runtime's set-up; the
+# container rerun with --cap-drop=ALL plus exactly that set works, and fails
+# with each capability of the set removed in turn.  The Kubernetes snippet
+# is the same set, as YAML that parses.
 fail() { echo "FAIL: $*" >&2; exit 1; }
 DB=/var/lib/capaudit/capaudit.db
 CAPAUDIT=/usr/local/bin/capaudit
-NAME=capa-ctr
-IMAGE=localhost/capaudit-test:1
-
-# recording (an earlier test of this boot may have stopped it)
-systemctl start capaudit || fail "capaudit.service does not start"
-. "$REPO/tests/vm/lib/podman.sh"
-
-podman_image "$IMAGE" || fail "no image $IMAGE"
+. "$REPO/tests/vm/lib/containers.sh"
 
 # the work: CAP_SYS_ADMIN (sethostname in its UTS namespace), CAP_CHOWN,
-# CAP_MKNOD; podman's default set has CAP_CHOWN, not the other two
+# CAP_MKNOD; podman's default set has CAP_CHOWN, docker's CAP_CHOWN and
+# CAP_MKNOD, neither CAP_SYS_ADMIN
 work='hostname capa-ctr-host && touch /tmp/f && chown 1:1 /tmp/f && mknod /tmp/null c 1 3'
+# run [--cap-drop=ALL] CAPS: one --cap-add per capability (docker takes no list)
 run() {
-	podman run --rm --network=none --name "$NAME" "$@" "$IMAGE" /bin/sh -c "$work"
+	local drop=() add=() c
+	[ "$1" != --cap-drop=ALL ] || { drop=(--cap-drop=ALL); shift; }
+	for c in ${1//,/ }; do add+=(--cap-add="$c"); done
+	"$RT" run --rm --network=none --name "$NAME" "${drop[@]}" "${add[@]}" "$IMAGE" /bin/sh -c "$work"
 }
-run --cap-add=SYS_ADMIN,MKNOD || fail "the container does not work with podman's defaults + SYS_ADMIN,MKNOD"
+
+for RT in podman docker; do
+NAME=capa-$RT
+IMAGE=localhost/capaudit-test-$RT:1
+container_image "$RT" "$IMAGE" || fail "no $RT image $IMAGE"
+# recording (an earlier test of this boot, or runtime, may have stopped it)
+systemctl start capaudit || fail "capaudit.service does not start"
+run SYS_ADMIN,MKNOD || fail "$NAME does not work with $RT's defaults + SYS_ADMIN,MKNOD"
 systemctl stop capaudit || fail "stop capaudit (to flush)"
 
 "$CAPAUDIT" report --store "$DB" --json | python3 -c '
@@ -42,9 +48,9 @@ import json, sys
 d = json.load(sys.stdin)
 print(",".join(c[4:] for c in d["capabilities"]) or "-",
       ",".join(e["cap"] for e in d["setup_runtime"] + d["setup_manager"]) or "-")')
-echo "result: $NAME: --cap-add {$set}; set-up by the runtime {$setup}"
+echo "result: $RT container $NAME: --cap-add {$set}; set-up by the runtime {$setup}"
 [ "$set" != - ] || fail "$NAME: an empty set"
-[ "$setup" != - ] || fail "$NAME: no set-up checks of crun/conmon seen"
+[ "$setup" != - ] || fail "$NAME: no set-up checks of the runtime (crun, runc, conmon, shim) seen"
 
 # the snippets: docker's flags and Kubernetes' YAML say the same set
 "$CAPAUDIT" profile --store "$DB" "$NAME" >/tmp/profile.txt || fail "profile $NAME (text)"
@@ -61,13 +67,14 @@ print(",".join(sorted(c["add"])))' >/tmp/k8s || { cat /tmp/profile.txt; fail "th
 [ "$(cat /tmp/k8s)" = "$(tr ',' '\n' <<<"$set" | sort | paste -sd,)" ] ||
 	fail "Kubernetes add $(cat /tmp/k8s) is not {$set}"
 
-run --cap-drop=ALL --cap-add="$set" || fail "$NAME fails with --cap-drop=ALL --cap-add=$set"
+run --cap-drop=ALL "$set" || fail "$NAME fails with --cap-drop=ALL --cap-add=$set"
 echo "  --cap-drop=ALL --cap-add=$set: works"
 for c in ${set//,/ }; do
 	less=$(tr ',' '\n' <<<"$set" | grep -vx "$c" | paste -sd,)
-	if run --cap-drop=ALL ${less:+--cap-add="$less"} 2>/dev/null; then
+	if run --cap-drop=ALL "$less" 2>/dev/null; then
 		fail "$NAME still works without $c: {$set} is not minimal"
 	fi
 	echo "  without $c: fails"
 done
-echo "container $NAME: --cap-add set sufficient and minimal"
+echo "$RT container $NAME: --cap-add set sufficient and minimal"
+done
