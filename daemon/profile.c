@@ -298,7 +298,7 @@ static void print_evidence(struct store *store, const struct evidence *e, unsign
 }
 
 static void print_text(struct store *store, const struct profile *p, const char *workload,
-		       const struct run_as *ra)
+		       const char *image, const struct run_as *ra)
 {
 	unsigned int cap;
 	int k, any;
@@ -306,6 +306,11 @@ static void print_text(struct store *store, const struct profile *p, const char 
 	printf("workload ");
 	outfmt__text(stdout, workload, 0, "-");
 	putchar('\n');
+	if (*image) {
+		printf("image ");
+		outfmt__text(stdout, image, 0, "-");
+		putchar('\n');
+	}
 	for (k = 0; k < EV_NR; k++) {
 		printf("\n%s:\n", kind_titles[k]);
 		for (cap = 0, any = 0; cap < PROFILE_CAPS; cap++) {
@@ -348,7 +353,8 @@ static json_object *evidence_json(const struct evidence *e, unsigned int cap)
 	return o;
 }
 
-static void print_json(const struct profile *p, const char *workload, const struct run_as *ra)
+static void print_json(const struct profile *p, const char *workload, const char *image,
+		       const struct run_as *ra)
 {
 	json_object *o = json_object_new_object(), *a, *set = json_object_new_array();
 	char buf[CAPNAMES_BUF_LEN];
@@ -358,6 +364,7 @@ static void print_json(const struct profile *p, const char *workload, const stru
 	json_object_object_add(o, "schema", json_object_new_string("capaudit-profile"));
 	json_object_object_add(o, "version", json_object_new_int(1));
 	json_object_object_add(o, "workload", outfmt__json_string(workload));
+	json_object_object_add(o, "image", *image ? outfmt__json_string(image) : NULL);
 	for (k = 0; k < EV_NR; k++) {
 		a = json_object_new_array();
 		for (cap = 0; cap < PROFILE_CAPS; cap++) {
@@ -390,7 +397,7 @@ static int run(struct report_opts *o)
 	struct store *store;
 	struct rowset rs = {};
 	struct run_as ra = {};
-	char *container = NULL;
+	char *container = NULL, image[256];
 	size_t i;
 	int err;
 
@@ -422,11 +429,13 @@ static int run(struct report_opts *o)
 		int e = store__workload_users(store, o->positional, &ra.root, &ra.other, &ra.uid);
 
 		ra.known = !e && (ra.root || ra.other);
+		if (store__container_image(store, o->positional, image, sizeof(image)))
+			image[0] = '\0';
 	}
 	if (!err && o->format == FORMAT_JSON)
-		print_json(p, o->positional, &ra);
+		print_json(p, o->positional, image, &ra);
 	else if (!err)
-		print_text(store, p, o->positional, &ra);
+		print_text(store, p, o->positional, image, &ra);
 	if (!err)
 		err = outfmt__finish("profile");
 	rowset__free(&rs);

@@ -160,6 +160,11 @@ log_store(const struct recorder *r, int prio, const char *event, int err, const 
 	va_end(ap);
 }
 
+static int note_container(const char *workload, const char *image, void *ctx)
+{
+	return store__note_container(ctx, workload, image);
+}
+
 static int flush(struct recorder *r)
 {
 	__u64 cnt[CAPAUDIT_CNT_NR] = {};
@@ -183,6 +188,8 @@ static int flush(struct recorder *r)
 			  r->o.store_path);
 	r->flush_errno = 0;
 	agg__reset_deltas(r->agg);
+	/* the images of containers named since: shown by profile */
+	workloads__for_each_new_container(r->workloads, note_container, r->store);
 	if (r->o.prometheus_dir) {
 		err = promfile__write(r->o.prometheus_dir, r->store);
 		if (err)

@@ -48,7 +48,9 @@ static const char *const counter_names[STORE_CNT_NR] = {
 #define USERS_SQL \
 	"CREATE TABLE IF NOT EXISTS users (" \
 	" workload TEXT NOT NULL, uid INTEGER NOT NULL, count INTEGER NOT NULL," \
-	" PRIMARY KEY (workload, uid)) WITHOUT ROWID;"
+	" PRIMARY KEY (workload, uid)) WITHOUT ROWID;" \
+	"CREATE TABLE IF NOT EXISTS containers (" \
+	" workload TEXT PRIMARY KEY, image TEXT NOT NULL) WITHOUT ROWID;"
 
 static const char schema_sql[] =
 	"CREATE TABLE checks ("
@@ -841,6 +843,40 @@ static int frames_split(const char *text, int nr, char ***ret_frames)
 	}
 	*ret_frames = blk;
 	return 0;
+}
+
+int store__note_container(struct store *s, const char *workload, const char *image)
+{
+	sqlite3_stmt *st;
+	int rc, err;
+
+	rc = sqlite3_prepare_v2(s->db, "INSERT INTO containers VALUES (?1, ?2)"
+				" ON CONFLICT DO UPDATE SET image = excluded.image", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return sqlite_errno(s->db, rc);
+	sqlite3_bind_text(st, 1, workload, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, image, -1, SQLITE_STATIC);
+	err = step_done(s->db, st);
+	sqlite3_finalize(st);
+	return err;
+}
+
+int store__container_image(struct store *s, const char *workload, char *buf, size_t size)
+{
+	sqlite3_stmt *st;
+	int rc, err = -ENOENT;
+
+	rc = sqlite3_prepare_v2(s->db, "SELECT image FROM containers WHERE workload = ?1", -1, &st,
+				NULL);
+	if (rc != SQLITE_OK)	/* no such table: a store from before it */
+		return -ENOENT;
+	sqlite3_bind_text(st, 1, workload, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0)) {
+		snprintf(buf, size, "%s", (const char *)sqlite3_column_text(st, 0));
+		err = 0;
+	}
+	sqlite3_finalize(st);
+	return err;
 }
 
 int store__workload_users(struct store *s, const char *workload, __u64 *ret_root,

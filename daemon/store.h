@@ -110,6 +110,11 @@ struct store_filter {
 int store__for_each_row(struct store *store, const struct store_filter *f,
 			int (*fn)(const struct agg_row *row, void *ctx), void *ctx);
 
+/* A container workload's image (table containers); 0, or -errno */
+int store__note_container(struct store *store, const char *workload, const char *image);
+/* The image stored for workload into buf: 0, or -ENOENT */
+int store__container_image(struct store *store, const char *workload, char *buf, size_t size);
+
 /*
  * Whether a workload's own checks (not its set-up's) ran as root: *ret_root
  * and *ret_other count the checks made with real uid 0 and with another

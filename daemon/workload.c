@@ -32,8 +32,12 @@ struct wl_entry {
 	char *name;		/* workload name */
 };
 
+#define MAX_NEW_CONTAINERS 64	/* named since the last flush, with an image */
+
 struct workloads {
 	char *root;
+	char *new_name[MAX_NEW_CONTAINERS], *new_image[MAX_NEW_CONTAINERS];
+	int nr_new;
 	const char *files_root;	/* where the runtimes' files are: "" for / */
 	time_t last_walk;
 	__u64 missed[CACHE_SLOTS];	/* ids a walk did not find */
@@ -155,12 +159,24 @@ static void clear_slots(struct wl_entry *slots)
 	}
 }
 
+static void drop_new(struct workloads *w)
+{
+	int i;
+
+	for (i = 0; i < w->nr_new; i++) {
+		free(w->new_name[i]);
+		free(w->new_image[i]);
+	}
+	w->nr_new = 0;
+}
+
 void workloads__free(struct workloads *w)
 {
 	if (!w)
 		return;
 	clear_slots(w->cgroups);
 	clear_slots(w->exes);
+	drop_new(w);
 	free(w->root);
 	free(w);
 }
@@ -192,6 +208,39 @@ static int set_entry(struct wl_entry *e, __u64 key, const char *path, const char
 	return 0;
 }
 
+/* A container named with its image, for workloads__for_each_new_container() */
+static void note_container(struct workloads *w, const char *name, const char *image)
+{
+	char *n, *i;
+
+	if (!*image || w->nr_new == MAX_NEW_CONTAINERS)
+		return;	/* the image is shown where known; more wait for a later walk */
+	n = strdup(name);
+	i = strdup(image);
+	if (!n || !i) {
+		free(n);
+		free(i);
+		return;
+	}
+	w->new_name[w->nr_new] = n;
+	w->new_image[w->nr_new++] = i;
+}
+
+int workloads__for_each_new_container(struct workloads *w,
+				      int (*fn)(const char *workload, const char *image, void *ctx),
+				      void *ctx)
+{
+	int i, err;
+
+	for (i = 0; i < w->nr_new; i++) {
+		err = fn(w->new_name[i], w->new_image[i], ctx);
+		if (err)
+			return err;	/* kept: the next flush tries again */
+	}
+	drop_new(w);
+	return 0;
+}
+
 /* nftw has no context pointer: the walk in progress */
 static struct workloads *walking;
 static size_t walking_root_len;
@@ -213,8 +262,10 @@ static int walk_one(const char *fpath, const struct stat *st, int type, struct F
 	/* a container by the name its runtime gave it, if it gave one */
 	if (name_of_path(rel, name, sizeof(name), id, sizeof(id)) == 1 &&
 	    !containers__lookup(walking->files_root, id, cname, sizeof(cname), image,
-				sizeof(image)))
+				sizeof(image))) {
 		snprintf(name, sizeof(name), "container:%s", cname);
+		note_container(walking, name, image);
+	}
 	set_entry(e, st->st_ino, rel, name[0] ? name : rel);
 	return 0;
 }

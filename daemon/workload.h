@@ -32,4 +32,13 @@ const char *workloads__cgroup_path(struct workloads *w, __u64 cgroup_id);
  */
 const char *workloads__name(struct workloads *w, __u64 cgroup_id, __u32 pid, const char *comm);
 
+/*
+ * fn for each container named (with its image) since the last successful
+ * call, then forgotten; a non-zero return stops and keeps them for the next
+ * call, and is returned.
+ */
+int workloads__for_each_new_container(struct workloads *w,
+				      int (*fn)(const char *workload, const char *image, void *ctx),
+				      void *ctx);
+
 #endif

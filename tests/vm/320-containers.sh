@@ -5,8 +5,8 @@
 # Real container runtimes: Debian's podman (with crun) and docker (with
 # containerd and runc) each run a container of an image built here
 # (busybox-static, imported; nothing is pulled) while capaudit.service
-# records.  The container is a workload named by its name; `capaudit
-# profile NAME` gives a --cap-add set without the runtime's set-up; the
+# records.  The container is a workload named by its name, with its image;
+# `capaudit profile NAME` gives a --cap-add set without the runtime's set-up; the
 # container rerun with --cap-drop=ALL plus exactly that set works, and fails
 # with each capability of the set removed in turn.  The Kubernetes snippet
 # is the same set, as YAML that parses.
@@ -43,12 +43,13 @@ print("container workloads:", w)
 sys.exit(0 if "container:'"$NAME"'" in w else 1)' || fail "no workload container:$NAME (named by its id only?)"
 
 out=$("$CAPAUDIT" profile --store "$DB" --json "$NAME") || fail "profile $NAME"
-read -r set setup < <(printf '%s' "$out" | python3 -c '
+read -r set setup image < <(printf '%s' "$out" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 print(",".join(c[4:] for c in d["capabilities"]) or "-",
-      ",".join(e["cap"] for e in d["setup_runtime"] + d["setup_manager"]) or "-")')
-echo "result: $RT container $NAME: --cap-add {$set}; set-up by the runtime {$setup}"
+      ",".join(e["cap"] for e in d["setup_runtime"] + d["setup_manager"]) or "-", d["image"])')
+echo "result: $RT container $NAME (image $image): --cap-add {$set}; set-up by the runtime {$setup}"
+[ "$image" = "$IMAGE" ] || fail "$NAME: the profile's image is '$image', not $IMAGE"
 [ "$set" != - ] || fail "$NAME: an empty set"
 [ "$setup" != - ] || fail "$NAME: no set-up checks of the runtime (crun, runc, conmon, shim) seen"
 
