@@ -17,6 +17,7 @@
 #include <string.h>
 #include <pwd.h>
 #include <json-c/json.h>
+#include <linux/capability.h>
 
 #include "array_size.h"
 #include "capnames.h"
@@ -57,15 +58,15 @@ static const struct {
 	unsigned int cap;
 	const char *options;
 } setup_options[] = {
-	{ 21, "the mount namespace: PrivateTmp=, ProtectSystem=, ProtectHome=, PrivateDevices=, "
-	      "ReadOnlyPaths=, ProtectKernelTunables=, ..." },	/* CAP_SYS_ADMIN */
-	{ 18, "RootDirectory=, RootImage= or the mount namespace" },	/* CAP_SYS_CHROOT */
-	{ 27, "PrivateDevices= (its device nodes)" },			/* CAP_MKNOD */
-	{ 8, "CapabilityBoundingSet= itself (dropping from the bounding set)" }, /* CAP_SETPCAP */
-	{ 12, "PrivateNetwork= (its loopback device)" },		/* CAP_NET_ADMIN */
-	{ 1, "RuntimeDirectory=, StateDirectory=, LogsDirectory= (their directories)" },
-	{ 2, "RuntimeDirectory=, StateDirectory=, LogsDirectory= (their directories)" },
-	{ 0, "the directories of RuntimeDirectory=, StateDirectory=, ... (their owner)" },
+	{ CAP_SYS_ADMIN, "the mount namespace: PrivateTmp=, ProtectSystem=, ProtectHome=, PrivateDevices=, "
+	      "ReadOnlyPaths=, ProtectKernelTunables=, ..." },
+	{ CAP_SYS_CHROOT, "RootDirectory=, RootImage= or the mount namespace" },
+	{ CAP_MKNOD, "PrivateDevices= (its device nodes)" },
+	{ CAP_SETPCAP, "CapabilityBoundingSet= itself (dropping from the bounding set)" },
+	{ CAP_NET_ADMIN, "PrivateNetwork= (its loopback device)" },
+	{ CAP_DAC_OVERRIDE, "RuntimeDirectory=, StateDirectory=, LogsDirectory= (their directories)" },
+	{ CAP_DAC_READ_SEARCH, "RuntimeDirectory=, StateDirectory=, LogsDirectory= (their directories)" },
+	{ CAP_CHOWN, "the directories of RuntimeDirectory=, StateDirectory=, ... (their owner)" },
 };
 
 struct site_count {
